@@ -1,0 +1,43 @@
+import { Option, type Command } from 'commander';
+import { parseCount } from '../../errors.js';
+import { formatNames } from '../../formatters/names.js';
+import type { CommandContext } from '../../main.js';
+
+export interface ValidateFlags {
+  format: string;
+  maxWarnings?: number;
+  quiet: boolean;
+  rule: string[];
+}
+
+export function registerValidate(program: Command, context: CommandContext): void {
+  program
+    .command('validate')
+    .description('check a bundle (.zip) or a tool folder against the marketplace rules')
+    .argument('[bundle]', 'a .zip bundle or a tool folder', '.')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(formatNames).default('text'))
+    .option('--max-warnings <count>', 'exit 1 when there are more warnings than this', parseCount('--max-warnings'))
+    .option('-q, --quiet', 'report errors only', false)
+    .option('--rule <id=setting>', 'turn a rule off or change its severity: off, warn or error (repeatable)', collect, [])
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ pipeline-tool validate estimator-1.2.0.zip
+  $ pipeline-tool validate ./estimator --format json
+  $ pipeline-tool validate bundle.zip --format github --max-warnings 0
+  $ pipeline-tool validate bundle.zip --rule manifest-description=off
+
+Exit codes: 0 clean, 1 problems found (errors, or more warnings than --max-warnings;
+a broken or hostile archive counts), 2 could not run.
+List every rule with: pipeline-tool rules`,
+    )
+    .action(async (bundle: string, flags: ValidateFlags) => {
+      const { runValidate } = await import('./run.js');
+      context.setExitCode(await runValidate(bundle, flags, context.io));
+    });
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}

@@ -1,0 +1,43 @@
+import path from 'node:path';
+import type { Report } from '../../../core/problem.js';
+import { validateBundle, type RuleSetting } from '../../../core/validate.js';
+import { UsageError } from '../../errors.js';
+import { EXIT } from '../../exit-codes.js';
+import { formatters } from '../../formatters/index.js';
+import { useColour, type CliIo } from '../../io.js';
+import type { ValidateFlags } from './command.js';
+
+export async function runValidate(bundle: string, flags: ValidateFlags, io: CliIo): Promise<number> {
+  const rules = parseRuleFlags(flags.rule);
+  const report = await validateBundle(path.resolve(io.cwd, bundle), { rules });
+  report.bundle = bundle;
+  printReport(report, flags, io);
+  const code = exitCodeFor(report, flags.maxWarnings);
+  if (code !== EXIT.ok && report.errorCount === 0) {
+    io.stderr(`pipeline-tool: ${report.warningCount} warnings exceed --max-warnings ${flags.maxWarnings}.\n`);
+  }
+  return code;
+}
+
+export function printReport(report: Report, flags: Pick<ValidateFlags, 'format' | 'quiet'>, io: CliIo): void {
+  const formatter = formatters[flags.format];
+  if (!formatter) throw new UsageError(`unknown format "${flags.format}".`);
+  io.stdout(formatter(report, { colour: useColour(io, io.stdoutIsTTY), quiet: flags.quiet, cwd: io.cwd }));
+}
+
+export function exitCodeFor(report: Report, maxWarnings: number | undefined): number {
+  if (report.errorCount > 0) return EXIT.problems;
+  if (maxWarnings !== undefined && report.warningCount > maxWarnings) return EXIT.problems;
+  return EXIT.ok;
+}
+
+/** `--rule id=off` pairs into settings; the core rejects unknown ids with a suggestion. */
+export function parseRuleFlags(values: readonly string[]): Record<string, RuleSetting> {
+  const settings: Record<string, RuleSetting> = {};
+  for (const value of values) {
+    const match = /^([a-z0-9-]+)=(off|warn|error)$/.exec(value.trim());
+    if (!match) throw new UsageError(`--rule takes <rule-id>=off|warn|error, for example --rule manifest-description=off; got "${value}".`);
+    settings[match[1]!] = match[2] as RuleSetting;
+  }
+  return settings;
+}

@@ -1,0 +1,26 @@
+import type { Report } from '../../core/problem.js';
+import { visibleProblems, type FormatOptions } from './shared.js';
+
+/**
+ * One JSON document. The shape is documented in the README and kept stable: fields may be added,
+ * never renamed or removed.
+ */
+export function formatJson(report: Report, options: FormatOptions): string {
+  const document = {
+    ok: report.ok,
+    errorCount: report.errorCount,
+    warningCount: report.warningCount,
+    bundle: report.bundle,
+    kind: report.kind,
+    problems: visibleProblems(report, options).map((p) => ({
+      ruleId: p.ruleId,
+      severity: p.severity,
+      message: p.message,
+      ...(p.file !== undefined ? { file: p.file } : {}),
+      ...(p.line !== undefined ? { line: p.line } : {}),
+      ...(p.column !== undefined ? { column: p.column } : {}),
+      ...(p.data !== undefined ? { data: p.data } : {}),
+    })),
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}

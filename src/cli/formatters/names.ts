@@ -1,0 +1,2 @@
+/** Formatter names, kept apart from the formatters so flag parsing does not load them. */
+export const formatNames = ['text', 'json', 'github'] as const;

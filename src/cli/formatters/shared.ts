@@ -1,0 +1,23 @@
+import type { Report } from '../../core/problem.js';
+
+export interface FormatOptions {
+  colour: boolean;
+  /** Show errors only. Counts in the report stay complete. */
+  quiet: boolean;
+  /** The working folder, to print paths relative to it. */
+  cwd: string;
+}
+
+export function visibleProblems(report: Report, options: FormatOptions) {
+  return options.quiet ? report.problems.filter((p) => p.severity === 'error') : report.problems;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** "2 problems (1 error, 1 warning)", or "no problems", for the end of human-readable output. */
+export function summaryLine(report: Report, options: FormatOptions): string {
+  const total = report.errorCount + report.warningCount;
+  if (total === 0) return `${report.bundle}: no problems`;
+  const hidden = options.quiet && report.warningCount > 0 ? `; ${plural(report.warningCount, 'warning')} hidden by --quiet` : '';
+  return `${report.bundle}: ${plural(total, 'problem')} (${plural(report.errorCount, 'error')}, ${plural(report.warningCount, 'warning')})${hidden}`;
+}

@@ -1,0 +1,30 @@
+import { Chalk } from 'chalk';
+import type { Problem, Report } from '../../core/problem.js';
+import { summaryLine, visibleProblems, type FormatOptions } from './shared.js';
+
+/** Human-readable output, grouped by file, with one summary line at the end. */
+export function formatText(report: Report, options: FormatOptions): string {
+  const chalk = new Chalk({ level: options.colour ? 1 : 0 });
+  const groups = new Map<string, Problem[]>();
+  for (const problem of visibleProblems(report, options)) {
+    const key = problem.file ?? '';
+    groups.set(key, [...(groups.get(key) ?? []), problem]);
+  }
+  const out: string[] = [];
+  for (const [file, problems] of groups) {
+    out.push(chalk.underline(file === '' ? report.bundle : file));
+    const locations = problems.map((p) => (p.line !== undefined ? `${p.line}:${p.column ?? 1}` : ''));
+    const width = Math.max(...locations.map((l) => l.length));
+    problems.forEach((p, i) => {
+      const location = width > 0 ? `${chalk.dim(locations[i]!.padEnd(width))}  ` : '';
+      const severity = p.severity === 'error' ? chalk.red('error  ') : chalk.yellow('warning');
+      out.push(`  ${location}${severity}  ${p.message}  ${chalk.dim(p.ruleId)}`);
+    });
+    out.push('');
+  }
+  const summary = summaryLine(report, options);
+  out.push(
+    report.errorCount > 0 ? chalk.red.bold(`✖ ${summary}`) : report.warningCount > 0 ? chalk.yellow.bold(`⚠ ${summary}`) : chalk.green(`✔ ${summary}`),
+  );
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,90 @@
+import type { BundleEntry, BundleSource } from '../bundle/source.js';
+import { MANIFEST_PATH } from '../paths.js';
+import { describeJsonError, scanKeys, type KeyPosition } from './json-position.js';
+import validateSchema from './manifest-schema.generated.js';
+import type { SchemaError } from './schema-validator.js';
+
+/** The manifest may be at most this many bytes (64 KB, read as decimal like every other limit). */
+export const MANIFEST_MAX_BYTES = 64_000;
+
+export type ManifestState =
+  | { status: 'missing'; nested?: string; wrongCase?: string }
+  | { status: 'too-large'; size: number }
+  | { status: 'not-utf8' }
+  | { status: 'syntax-error'; message: string; line: number; column: number; bom: boolean }
+  | {
+      status: 'parsed';
+      value: unknown;
+      text: string;
+      bom: boolean;
+      duplicateKeys: KeyPosition[];
+      /** Where each top-level key is written, to point problems at the right line. */
+      keyPositions: Map<string, KeyPosition>;
+      schemaErrors: SchemaError[];
+    };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Finds manifest.json, or explains its absence (zipped one folder too deep, wrong letter case). */
+export function locateManifest(source: BundleSource): BundleEntry | Extract<ManifestState, { status: 'missing' }> {
+  const files = source.entries.filter((e) => e.kind === 'file');
+  const entry = files.find((e) => e.path === MANIFEST_PATH);
+  if (entry) return entry;
+  const nested = files.find((e) => /^[^/]+\/manifest\.json$/.test(e.path))?.path;
+  const wrongCase = files.find((e) => e.path.toLowerCase() === MANIFEST_PATH)?.path;
+  return { status: 'missing', ...(nested ? { nested } : {}), ...(wrongCase ? { wrongCase } : {}) };
+}
+
+/** Decodes and parses the manifest's bytes (of which at most MANIFEST_MAX_BYTES + 1 are needed). */
+export function parseManifest(bytes: Buffer, size = bytes.length): ManifestState {
+  if (size > MANIFEST_MAX_BYTES) return { status: 'too-large', size };
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return { status: 'not-utf8' };
+  }
+  const bom = text.charCodeAt(0) === 0xfeff;
+  if (bom) text = text.slice(1);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { status: 'syntax-error', bom, ...describeJsonError(text, error) };
+  }
+  validateSchema(value);
+  const keys = scanKeys(text);
+  return {
+    status: 'parsed',
+    value,
+    text,
+    bom,
+    duplicateKeys: keys.duplicates,
+    keyPositions: keys.topLevel,
+    schemaErrors: validateSchema.errors ?? [],
+  };
+}
+
+/** The manifest as an object, when it parsed to one. */
+export function manifestObject(state: ManifestState): Record<string, unknown> | undefined {
+  return state.status === 'parsed' && typeof state.value === 'object' && state.value !== null && !Array.isArray(state.value)
+    ? (state.value as Record<string, unknown>)
+    : undefined;
+}
+
+/** A top-level manifest field when it is a string, else undefined. */
+export function manifestString(state: ManifestState, field: string): string | undefined {
+  const value = manifestObject(state)?.[field];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Schema errors about one top-level field, by ajv keyword. */
+export function schemaErrorsFor(state: ManifestState, keyword: string): SchemaError[] {
+  return state.status === 'parsed' ? state.schemaErrors.filter((e) => e.keyword === keyword) : [];
+}
+
+/** A rule hit located at a top-level manifest key (or at the file when the key is absent). */
+export function atManifestKey<D>(state: ManifestState, key: string | undefined, data: D) {
+  const position = key !== undefined && state.status === 'parsed' ? state.keyPositions.get(key) : undefined;
+  return { file: MANIFEST_PATH, ...(position ? { line: position.line, column: position.column } : {}), data };
+}

@@ -1,0 +1,69 @@
+/** Facts about bundle paths that several rules and `pack` share. */
+
+/** File types the marketplace accepts (platform spec §4.4), lower case. */
+export const ALLOWED_EXTENSIONS: readonly string[] = ['.html', '.css', '.js', '.svg', '.png', '.jpg', '.woff2', '.json'];
+
+export const MANIFEST_PATH = 'manifest.json';
+
+/** Lower-cased extension including the dot, or '' when the base name has none. */
+export function extensionOf(path: string): string {
+  const base = baseName(path);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot).toLowerCase() : '';
+}
+
+export function baseName(path: string): string {
+  const trimmed = path.endsWith('/') ? path.slice(0, -1) : path;
+  return trimmed.slice(trimmed.lastIndexOf('/') + 1);
+}
+
+const JUNK_NAMES = new Set(['.ds_store', 'thumbs.db', 'desktop.ini', 'ehthumbs.db', '__macosx']);
+
+/**
+ * Why a path is operating-system or editor debris that never belongs in a bundle, or undefined.
+ * Covers macOS resource forks, Finder and Explorer metadata, and any dot-file or dot-folder.
+ */
+export function junkReason(path: string): string | undefined {
+  const segments = path.split('/').filter(Boolean);
+  for (const segment of segments) {
+    const lower = segment.toLowerCase();
+    if (lower === '__macosx') return 'macOS resource-fork folder';
+    if (lower === '.ds_store') return 'macOS Finder metadata';
+    if (lower === 'thumbs.db' || lower === 'ehthumbs.db' || lower === 'desktop.ini') return 'Windows Explorer metadata';
+    if (segment.startsWith('._')) return 'macOS resource fork';
+    if (segment.startsWith('.')) return 'hidden file or folder';
+  }
+  return JUNK_NAMES.has(baseName(path).toLowerCase()) ? 'system file' : undefined;
+}
+
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+// eslint-disable-next-line no-control-regex
+const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
+
+/**
+ * Why a path could escape or confuse the folder it is extracted into, or undefined when it is safe.
+ * The marketplace's extractor is not ours, so names that any common platform rejects are unsafe too.
+ */
+export function unsafePathReason(path: string): string | undefined {
+  if (path.length === 0) return 'the name is empty';
+  if (path.includes('\\')) return 'it contains a backslash, which Windows treats as a folder separator';
+  if (path.startsWith('/')) return 'it is absolute (starts with /)';
+  if (/^[A-Za-z]:/.test(path)) return 'it starts with a drive letter';
+  const segments = (path.endsWith('/') ? path.slice(0, -1) : path).split('/');
+  for (const segment of segments) {
+    if (segment === '..') return 'it climbs out of the bundle with ..';
+    if (segment === '.') return 'it contains a . segment';
+    if (segment === '') return 'it contains an empty segment (//)';
+    if (WINDOWS_FORBIDDEN.test(segment)) return 'it contains a character Windows forbids in names (< > : " | ? *)';
+    if (WINDOWS_RESERVED.test(segment)) return `"${segment}" is a reserved device name on Windows`;
+    if (/[. ]$/.test(segment)) return 'a name ends with a dot or a space, which Windows strips';
+  }
+  return undefined;
+}
+
+/**
+ * Control characters, and invisible characters that can disguise a name (bidirectional overrides
+ * can make "evil\u202Egnp.js" display as "evilsj.png").
+ */
+// eslint-disable-next-line no-control-regex
+export const DECEPTIVE_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;

@@ -1,0 +1,46 @@
+/** How bad a problem is. `error` fails the gate; `warning` is reported but passes. */
+export type Severity = 'error' | 'warning';
+
+/** What a rule detected, as data. The wording is derived later from `data` by the rule. */
+export interface Finding {
+  ruleId: string;
+  /** Path of the entry inside the bundle the finding is about, if any. */
+  file?: string;
+  line?: number;
+  column?: number;
+  data: Record<string, unknown>;
+}
+
+/** A finding with its severity and its human wording: what reports and formatters carry. */
+export interface Problem {
+  ruleId: string;
+  severity: Severity;
+  message: string;
+  file?: string;
+  line?: number;
+  column?: number;
+  data?: Record<string, unknown>;
+}
+
+export interface Report {
+  /** The bundle that was checked, as given (a .zip file or a folder). */
+  bundle: string;
+  kind: 'zip' | 'folder';
+  /** True when no problem is an error. Warnings alone keep a bundle ok. */
+  ok: boolean;
+  errorCount: number;
+  warningCount: number;
+  problems: Problem[];
+}
+
+export function summarise(bundle: string, kind: Report['kind'], problems: Problem[]): Report {
+  const errorCount = problems.filter((p) => p.severity === 'error').length;
+  return {
+    bundle,
+    kind,
+    ok: errorCount === 0,
+    errorCount,
+    warningCount: problems.length - errorCount,
+    problems,
+  };
+}

@@ -1,0 +1,8 @@
+import { defineCollectedRule } from './rule.js';
+
+export default defineCollectedRule<{ reason: string }>({
+  id: 'archive-truncated',
+  severity: 'error',
+  description: 'The archive is cut short: its structures point past the end of the file.',
+  message: ({ reason }) => `The archive is truncated: ${reason}. The upload or download was probably interrupted; build the bundle again.`,
+});

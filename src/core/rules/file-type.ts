@@ -1,0 +1,33 @@
+import { ALLOWED_EXTENSIONS, extensionOf, junkReason } from '../paths.js';
+import { defineRule } from './rule.js';
+
+const HINTS: Record<string, string> = {
+  '.jpeg': 'rename it to .jpg',
+  '.map': 'source maps are not accepted; build without them',
+  '.mjs': 'rename it to .js (a module script works with type="module")',
+  '.ts': 'ship the compiled .js instead',
+  '.gif': 'convert it to .png',
+  '.webp': 'convert it to .png or .jpg',
+  '.woff': 'convert it to .woff2',
+  '.ttf': 'convert it to .woff2',
+  '.otf': 'convert it to .woff2',
+  '.txt': 'remove it, or put its text in an .html page',
+  '.md': 'remove it; documentation does not ship in the bundle',
+};
+
+export default defineRule<{ extension: string }>({
+  id: 'file-type',
+  severity: 'error',
+  description: `A file's type is not accepted (allowed: ${ALLOWED_EXTENSIONS.join(' ')}).`,
+  message: ({ extension }) => {
+    const what = extension ? `Files of type ${extension} are` : 'Files without an extension are';
+    const hint = HINTS[extension] ?? 'remove it from the bundle';
+    return `${what} not accepted by the marketplace (allowed: ${ALLOWED_EXTENSIONS.join(' ')}); ${hint}.`;
+  },
+  check: ({ files }) =>
+    files.flatMap((entry) => {
+      const extension = extensionOf(entry.path);
+      if (ALLOWED_EXTENSIONS.includes(extension) || junkReason(entry.path)) return [];
+      return [{ file: entry.path, data: { extension } }];
+    }),
+});

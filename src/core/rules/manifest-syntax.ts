@@ -1,0 +1,13 @@
+import { MANIFEST_PATH } from '../paths.js';
+import { defineRule } from './rule.js';
+
+export default defineRule<{ detail: string }>({
+  id: 'manifest-syntax',
+  severity: 'error',
+  description: 'manifest.json is not valid JSON.',
+  message: ({ detail }) => `manifest.json is not valid JSON: ${detail}. (Comments and trailing commas are not allowed in JSON.)`,
+  check: ({ manifest }) =>
+    manifest.status === 'syntax-error'
+      ? [{ file: MANIFEST_PATH, line: manifest.line, column: manifest.column, data: { detail: manifest.message } }]
+      : [],
+});

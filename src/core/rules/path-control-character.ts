@@ -1,0 +1,17 @@
+import { DECEPTIVE_CHARACTERS } from '../paths.js';
+import { defineRule } from './rule.js';
+
+export default defineRule<{ codePoint: string }>({
+  id: 'path-control-character',
+  severity: 'error',
+  description: 'A path contains a control character or an invisible character that can disguise it.',
+  message: ({ codePoint }) =>
+    `The name contains the invisible or control character ${codePoint}, which can hide its real name or extension. Rename the file.`,
+  check: ({ source }) =>
+    source.entries.flatMap((entry) => {
+      const match = DECEPTIVE_CHARACTERS.exec(entry.path);
+      if (!match) return [];
+      const codePoint = `U+${match[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+      return [{ file: entry.path, data: { codePoint } }];
+    }),
+});

@@ -1,0 +1,45 @@
+import { showName } from '../format-bytes.js';
+import type { BundleEntry } from '../bundle/source.js';
+import { defineRule } from './rule.js';
+
+type How = 'exact' | 'case' | 'unicode' | 'file-and-folder';
+
+const HOW: Record<How, string> = {
+  exact: 'has the same name as',
+  case: 'differs only in letter case from',
+  unicode: 'differs only in Unicode normalisation from',
+  'file-and-folder': 'is a file but is also used as a folder by',
+};
+
+/** Two names that extract to the same file on some system, or that some readers would merge. */
+export default defineRule<{ other: string; how: How }>({
+  id: 'path-duplicate',
+  severity: 'error',
+  description: 'Two entries would extract to the same path (exactly, by letter case, by Unicode normalisation, or file vs folder).',
+  message: ({ other, how }) =>
+    `This entry ${HOW[how]} "${showName(other)}"; on case-insensitive or normalising systems one overwrites the other. Keep one, or rename.`,
+  check: ({ source }) => {
+    const hits: { file: string; data: { other: string; how: How } }[] = [];
+    const seen: Record<'exact' | 'unicode' | 'case', Map<string, BundleEntry>> = { exact: new Map(), unicode: new Map(), case: new Map() };
+    const fileNames = new Set<string>();
+    for (const entry of source.entries) {
+      const bare = entry.path.replace(/\/$/, '');
+      const keys = { exact: bare, unicode: bare.normalize('NFC'), case: bare.normalize('NFC').toLowerCase() };
+      const how = (['exact', 'unicode', 'case'] as const).find((kind) => seen[kind].has(keys[kind]));
+      if (how) hits.push({ file: entry.path, data: { other: seen[how].get(keys[how])!.path, how } });
+      for (const kind of ['exact', 'unicode', 'case'] as const) if (!seen[kind].has(keys[kind])) seen[kind].set(keys[kind], entry);
+      if (entry.kind !== 'directory') fileNames.add(keys.case);
+    }
+    for (const entry of source.entries) {
+      const segments = entry.path.replace(/\/$/, '').normalize('NFC').toLowerCase().split('/');
+      for (let i = 1; i < segments.length; i++) {
+        const parent = segments.slice(0, i).join('/');
+        if (fileNames.has(parent)) {
+          hits.push({ file: entry.path, data: { other: parent, how: 'file-and-folder' } });
+          break;
+        }
+      }
+    }
+    return hits;
+  },
+});

@@ -1,0 +1,14 @@
+import { unsafePathReason } from '../paths.js';
+import { defineRule } from './rule.js';
+
+export default defineRule<{ reason: string }>({
+  id: 'path-unsafe',
+  severity: 'error',
+  description: 'A path could escape the bundle folder or is not portable (.., absolute, drive letter, backslash, Windows-reserved).',
+  message: ({ reason }) => `Unsafe path: ${reason}. Use relative paths with forward slashes and plain names.`,
+  check: ({ source }) =>
+    source.entries.flatMap((entry) => {
+      const reason = unsafePathReason(entry.path);
+      return reason ? [{ file: entry.path, data: { reason } }] : [];
+    }),
+});

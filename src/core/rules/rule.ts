@@ -1,0 +1,63 @@
+import type { BundleEntry, BundleSource } from '../bundle/source.js';
+import type { ManifestState } from '../manifest/read-manifest.js';
+import type { Finding, Severity } from '../problem.js';
+
+/** What the content pass learned about the bundle's files. */
+export interface ContentSummary {
+  /** Bytes each file really produced (inflated for a zip), by path; absent when not read. */
+  readonly sizes: ReadonlyMap<string, number>;
+  /** Total bytes produced, capped just past the budget. */
+  readonly spent: number;
+  /** True when the budget ran out and reading stopped early. */
+  readonly exhausted: boolean;
+  /** Files that were never read because the budget was already spent. */
+  readonly unread: readonly string[];
+}
+
+/** Everything a rule may look at. Rules only read it; they never touch the bundle themselves. */
+export interface RuleContext {
+  readonly source: BundleSource;
+  /** File entries (not directories, links or others), in bundle order. */
+  readonly files: readonly BundleEntry[];
+  readonly manifest: ManifestState;
+  readonly content: ContentSummary;
+  /** Findings made while reading: by the archive reader and the content scanners. */
+  readonly collected: readonly Finding[];
+}
+
+export interface RuleHit<D> {
+  file?: string;
+  line?: number;
+  column?: number;
+  data: D;
+}
+
+export interface Rule<D extends object = Record<string, unknown>> {
+  /** Kebab-case, equal to the rule's file name. Public API: never renamed. */
+  readonly id: string;
+  readonly severity: Severity;
+  /** One line for the docs table and `--help`. */
+  readonly description: string;
+  /** The wording of one finding, made from its data. */
+  message(data: D, file?: string): string;
+  check(context: RuleContext): RuleHit<D>[];
+}
+
+export function defineRule<D extends object>(rule: Rule<D>): Rule<D> {
+  return rule;
+}
+
+/** A rule whose findings are made while reading (by the zip reader or a content scanner). */
+export function defineCollectedRule<D extends object>(rule: Omit<Rule<D>, 'check'>): Rule<D> {
+  return {
+    ...rule,
+    check: (context) =>
+      context.collected
+        .filter((finding) => finding.ruleId === rule.id)
+        .map(({ file, line, column, data }) => ({ file, line, column, data: data as D })),
+  };
+}
+
+/** A rule of any data shape, as the registry holds them; data is checked by each rule's own type. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRule = Rule<any>;

@@ -1,0 +1,25 @@
+import { formatBytes, showName } from '../format-bytes.js';
+import { defineRule } from './rule.js';
+
+/** 50 MB read as 50,000,000 bytes: the stricter of the two readings (decisions.md). */
+export const MAX_UNPACKED_BYTES = 50_000_000;
+
+export default defineRule<{ size: number; limit: number; complete: boolean; unread: number; largest: { path: string; bytes: number }[] }>({
+  id: 'unpacked-size',
+  severity: 'error',
+  description: 'The files inflate to more than 50,000,000 bytes (counted while inflating, never from headers).',
+  message: ({ size, limit, complete, unread, largest }) =>
+    (complete
+      ? `The files unpack to ${formatBytes(size)}; the marketplace accepts at most ${formatBytes(limit)} (50 MB read as decimal, the stricter reading). `
+      : `The files unpack to more than ${formatBytes(limit)}, the marketplace's limit (50 MB read as decimal); inflating stopped there` +
+        (unread > 0 ? `, and ${unread} files were not checked. ` : '. ')) +
+    `Largest files: ${largest.map((f) => `${showName(f.path)} ${formatBytes(f.bytes)}`).join(', ')}.`,
+  check: ({ content }) => {
+    if (content.spent <= MAX_UNPACKED_BYTES) return [];
+    const largest = [...content.sizes.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 5)
+      .map(([path, bytes]) => ({ path, bytes }));
+    return [{ data: { size: content.spent, limit: MAX_UNPACKED_BYTES, complete: !content.exhausted, unread: content.unread.length, largest } }];
+  },
+});

@@ -1,0 +1,132 @@
+import { openBundle } from './bundle/open-bundle.js';
+import type { BundleSource } from './bundle/source.js';
+import { UsageError } from './errors.js';
+import { locateManifest, MANIFEST_MAX_BYTES, parseManifest, type ManifestState } from './manifest/read-manifest.js';
+import { nearestName } from './nearest.js';
+import { summarise, type Finding, type Problem, type Report, type Severity } from './problem.js';
+import { rules as registry } from './rules/index.js';
+import type { AnyRule, ContentSummary, RuleContext } from './rules/rule.js';
+import { MAX_UNPACKED_BYTES } from './rules/unpacked-size.js';
+
+export type RuleSetting = 'off' | 'warn' | 'error';
+
+export interface ValidateOptions {
+  /** Turn rules off or change their severity, by id. An unknown id is a UsageError. */
+  rules?: Readonly<Record<string, RuleSetting>>;
+  /** Inflation budget in bytes; defaults to the marketplace's 50,000,000. */
+  budget?: number;
+}
+
+/**
+ * Checks a bundle (a .zip file or a folder, by path, or an already opened source) against every
+ * rule and returns the report. Never prints; throws only UsageError (the bundle cannot be opened,
+ * a bad option) or a genuine internal error. A broken or hostile archive is a report, not a throw.
+ */
+export async function validateBundle(bundle: string | BundleSource, options: ValidateOptions = {}): Promise<Report> {
+  const settings = checkSettings(options.rules ?? {});
+  const source = typeof bundle === 'string' ? await openBundle(bundle) : bundle;
+  try {
+    const context = await inspect(source, options.budget ?? MAX_UNPACKED_BYTES);
+    const problems: Problem[] = [];
+    for (const rule of registry) {
+      const setting = settings[rule.id];
+      if (setting === 'off') continue;
+      const severity: Severity = setting === 'warn' ? 'warning' : setting === 'error' ? 'error' : rule.severity;
+      for (const hit of rule.check(context)) problems.push(toProblem(rule, severity, hit));
+    }
+    return summarise(source.location, source.kind, sortProblems(problems));
+  } finally {
+    if (typeof bundle === 'string') await source.close();
+  }
+}
+
+/**
+ * The single pass over the bundle's content: the manifest first (so it is read even when the
+ * budget runs out), then every file in bundle order. A zip's entries are all inflated, because
+ * that is the only way to verify their checksums and real sizes; a folder's sizes come from the
+ * file system, so its files are read only when a scanner needs their content.
+ */
+async function inspect(source: BundleSource, budget: number): Promise<RuleContext> {
+  const files = source.entries.filter((e) => e.kind === 'file');
+  const sizes = new Map<string, number>();
+  const unread: string[] = [];
+  let spent = 0;
+  let exhausted = false;
+
+  const located = locateManifest(source);
+  let manifest: ManifestState = 'status' in located ? located : { status: 'missing' };
+  const ordered = 'status' in located ? files : [located, ...files.filter((e) => e !== located)];
+  for (const entry of ordered) {
+    if (exhausted) {
+      unread.push(entry.path);
+      continue;
+    }
+    const isManifest = entry === located;
+    const keep = isManifest ? collector(MANIFEST_MAX_BYTES + 1) : undefined;
+    let bytes = entry.declaredSize;
+    if (source.kind === 'zip' || keep) {
+      const result = entry.readable ? await source.read(entry, budget - spent, keep?.sink ?? noop) : { bytes: 0, stoppedAtLimit: false };
+      bytes = result.bytes + (result.stoppedAtLimit ? 1 : 0);
+    }
+    if (isManifest && keep) manifest = parseManifest(keep.bytes(), bytes);
+    sizes.set(entry.path, bytes);
+    spent += bytes;
+    if (spent > budget) exhausted = true;
+  }
+  const content: ContentSummary = { sizes, spent, exhausted, unread };
+  const collected: Finding[] = [...source.findings];
+  return { source, files, manifest, content, collected };
+}
+
+/** A sink that keeps the first `limit` bytes it is given. */
+function collector(limit: number) {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  return {
+    sink(chunk: Buffer) {
+      if (kept >= limit) return;
+      const part = chunk.subarray(0, limit - kept);
+      chunks.push(part);
+      kept += part.length;
+    },
+    bytes: () => Buffer.concat(chunks),
+  };
+}
+
+function noop(): void {}
+
+function checkSettings(settings: Readonly<Record<string, RuleSetting>>): Readonly<Record<string, RuleSetting>> {
+  const ids = registry.map((r) => r.id);
+  for (const [id, setting] of Object.entries(settings)) {
+    if (!ids.includes(id)) {
+      const suggestion = nearestName(id, ids);
+      throw new UsageError(`unknown rule "${id}"${suggestion ? `; did you mean "${suggestion}"?` : ''} Run \`pipeline-tool rules\` to list them.`);
+    }
+    if (setting !== 'off' && setting !== 'warn' && setting !== 'error') {
+      throw new UsageError(`rule "${id}" can be set to off, warn or error, not "${String(setting)}".`);
+    }
+  }
+  return settings;
+}
+
+function toProblem(rule: AnyRule, severity: Severity, hit: { file?: string; line?: number; column?: number; data: object }): Problem {
+  const problem: Problem = { ruleId: rule.id, severity, message: rule.message(hit.data, hit.file) };
+  if (hit.file !== undefined) problem.file = hit.file;
+  if (hit.line !== undefined) problem.line = hit.line;
+  if (hit.column !== undefined) problem.column = hit.column;
+  problem.data = hit.data as Record<string, unknown>;
+  return problem;
+}
+
+/** Bundle-wide problems first, then by file, line and column; rule order breaks ties. */
+function sortProblems(problems: Problem[]): Problem[] {
+  return problems
+    .map((problem, index) => ({ problem, index }))
+    .sort((a, b) => {
+      const fa = a.problem.file ?? '';
+      const fb = b.problem.file ?? '';
+      if (fa !== fb) return fa < fb ? -1 : 1;
+      return (a.problem.line ?? 0) - (b.problem.line ?? 0) || (a.problem.column ?? 0) - (b.problem.column ?? 0) || a.index - b.index;
+    })
+    .map(({ problem }) => problem);
+}

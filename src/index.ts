@@ -1,0 +1,11 @@
+// The library entry point: everything the CLI does, a program can do by importing these.
+export { validateBundle, type ValidateOptions, type RuleSetting } from './core/validate.js';
+export { openBundle } from './core/bundle/open-bundle.js';
+export { openZipSource } from './core/bundle/zip/zip-source.js';
+export { openFolderSource } from './core/bundle/folder-source.js';
+export type { BundleSource, BundleEntry, EntryKind, ReadResult } from './core/bundle/source.js';
+export type { Problem, Report, Severity, Finding } from './core/problem.js';
+export { rules } from './core/rules/index.js';
+export type { Rule, AnyRule } from './core/rules/rule.js';
+export { UsageError } from './core/errors.js';
+export { ALLOWED_EXTENSIONS } from './core/paths.js';
