@@ -17,8 +17,6 @@ export function baseName(path: string): string {
   return trimmed.slice(trimmed.lastIndexOf('/') + 1);
 }
 
-const JUNK_NAMES = new Set(['.ds_store', 'thumbs.db', 'desktop.ini', 'ehthumbs.db', '__macosx']);
-
 /**
  * Why a path is operating-system or editor debris that never belongs in a bundle, or undefined.
  * Covers macOS resource forks, Finder and Explorer metadata, and any dot-file or dot-folder.
@@ -31,9 +29,9 @@ export function junkReason(path: string): string | undefined {
     if (lower === '.ds_store') return 'macOS Finder metadata';
     if (lower === 'thumbs.db' || lower === 'ehthumbs.db' || lower === 'desktop.ini') return 'Windows Explorer metadata';
     if (segment.startsWith('._')) return 'macOS resource fork';
-    if (segment.startsWith('.')) return 'hidden file or folder';
+    if (segment.startsWith('.') && segment !== '.' && segment !== '..') return 'hidden file or folder';
   }
-  return JUNK_NAMES.has(baseName(path).toLowerCase()) ? 'system file' : undefined;
+  return undefined;
 }
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
@@ -51,7 +49,7 @@ export function unsafePathReason(path: string): string | undefined {
   if (/^[A-Za-z]:/.test(path)) return 'it starts with a drive letter';
   const segments = (path.endsWith('/') ? path.slice(0, -1) : path).split('/');
   for (const segment of segments) {
-    if (segment === '..') return 'it climbs out of the bundle with ..';
+    if (segment === '..') return 'it climbs out of the bundle (a .. segment)';
     if (segment === '.') return 'it contains a . segment';
     if (segment === '') return 'it contains an empty segment (//)';
     if (WINDOWS_FORBIDDEN.test(segment)) return 'it contains a character Windows forbids in names (< > : " | ? *)';

@@ -71,7 +71,8 @@ async function inspect(source: BundleSource, budget: number): Promise<RuleContex
     if (isManifest && keep) manifest = parseManifest(keep.bytes(), bytes);
     sizes.set(entry.path, bytes);
     spent += bytes;
-    if (spent > budget) exhausted = true;
+    // A folder's sizes are all known from the file system; only a zip's can be left unknown.
+    if (spent > budget && source.kind === 'zip') exhausted = true;
   }
   const content: ContentSummary = { sizes, spent, exhausted, unread };
   const collected: Finding[] = [...source.findings];

@@ -49,8 +49,8 @@ export function parseManifest(bytes: Buffer, size = bytes.length): ManifestState
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch (error) {
-    return { status: 'syntax-error', bom, ...describeJsonError(text, error) };
+  } catch {
+    return { status: 'syntax-error', bom, ...describeJsonError(text) };
   }
   validateSchema(value);
   const keys = scanKeys(text);

@@ -8,11 +8,20 @@ export default defineRule<{ reason: string }>({
   description: 'System or hidden files (__MACOSX/, .DS_Store, Thumbs.db, dot-files) are in the bundle.',
   message: ({ reason }) =>
     `This is a ${reason}, not part of the tool. Delete it, or build the bundle with \`pipeline-tool pack\`, which leaves such files out.`,
-  check: ({ source }) =>
-    source.entries.flatMap((entry) => {
-      const reason = junkReason(entry.path);
-      // Inside a junk folder only the folder itself is reported, not each file in it.
-      const parentIsJunk = junkReason(entry.path.replace(/[^/]+\/?$/, '')) !== undefined;
-      return reason && !parentIsJunk ? [{ file: entry.path, data: { reason } }] : [];
-    }),
+  check: ({ source }) => {
+    // Report each junk folder once (__MACOSX/ rather than every file inside it).
+    const reported = new Map<string, string>();
+    for (const entry of source.entries) {
+      const segments = entry.path.split('/');
+      for (let i = 0; i < segments.length; i++) {
+        const prefix = segments.slice(0, i + 1).join('/');
+        const reason = segments[i] ? junkReason(prefix) : undefined;
+        if (!reason) continue;
+        const root = i < segments.length - 1 ? `${prefix}/` : prefix;
+        if (!reported.has(root)) reported.set(root, reason);
+        break;
+      }
+    }
+    return [...reported].map(([file, reason]) => ({ file, data: { reason } }));
+  },
 });

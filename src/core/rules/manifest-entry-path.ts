@@ -6,7 +6,7 @@ import { defineRule } from './rule.js';
 export function entryPathProblem(entry: string): string | undefined {
   if (entry.startsWith('/')) return 'it starts with /; write it relative to the bundle root, like index.html';
   if (entry.includes('\\')) return 'it contains a backslash; use forward slashes';
-  if (entry.split('/').includes('..')) return 'it climbs out of the bundle with ..';
+  if (entry.split('/').includes('..')) return 'it climbs out of the bundle (a .. segment)';
   if (/^[a-z][a-z0-9+.-]*:/i.test(entry)) return 'it is a URL; name a file inside the bundle';
   if (!entry.endsWith('.html')) return 'it must name an .html file (lower-case extension)';
   const unsafe = unsafePathReason(entry);

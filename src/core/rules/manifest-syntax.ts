@@ -5,7 +5,7 @@ export default defineRule<{ detail: string }>({
   id: 'manifest-syntax',
   severity: 'error',
   description: 'manifest.json is not valid JSON.',
-  message: ({ detail }) => `manifest.json is not valid JSON: ${detail}. (Comments and trailing commas are not allowed in JSON.)`,
+  message: ({ detail }) => `manifest.json is not valid JSON: ${detail}.`,
   check: ({ manifest }) =>
     manifest.status === 'syntax-error'
       ? [{ file: MANIFEST_PATH, line: manifest.line, column: manifest.column, data: { detail: manifest.message } }]

@@ -295,8 +295,12 @@ function checkLayout(records: ZipRecord[], layout: Span[], cdOffset: number, cdS
 async function findPrefix(file: RandomAccess, cdOffset: number, cdSize: number, eocdOffset: number): Promise<number> {
   const actual = eocdOffset - cdSize;
   if (actual <= cdOffset) return 0;
-  const sig = await file.read(actual, 4);
-  return sig.length === 4 && sig.readUInt32LE(0) === SIG_CENTRAL ? actual - cdOffset : 0;
+  const delta = actual - cdOffset;
+  // A prefix shifts everything: the directory and the first local header both sit `delta` later.
+  const central = await file.read(actual, 4);
+  const local = await file.read(delta, 4);
+  const shifted = (b: Buffer, sig: number) => b.length === 4 && b.readUInt32LE(0) === sig;
+  return shifted(central, SIG_CENTRAL) && shifted(local, SIG_LOCAL) ? delta : 0;
 }
 
 function decodeName(bytes: Buffer, flags: number, findings: Finding[]): string {

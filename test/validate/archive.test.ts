@@ -1,0 +1,146 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { openZipSource } from '../../src/core/bundle/zip/zip-source.js';
+import type { BundleSource } from '../../src/core/bundle/source.js';
+import { validateBundle } from '../../src/core/validate.js';
+import { goodEntries, goodFiles, tempDir, writeFolder, writeZip } from '../helpers/bundles.js';
+
+const ids = (report: { problems: { ruleId: string }[] }) => report.problems.map((p) => p.ruleId);
+
+/** Wraps a source so a test can see how many bytes reading really produced. */
+function counting(source: BundleSource) {
+  const counter = { bytes: 0 };
+  const wrapped: BundleSource = {
+    ...source,
+    findings: source.findings,
+    read: (entry, limit, sink) => source.read(entry, limit, (chunk) => ((counter.bytes += chunk.length), sink(chunk))),
+  };
+  return { source: wrapped, counter };
+}
+
+describe('archives written by real zip tools are clean', () => {
+  it('Info-ZIP zip', async () => {
+    const folder = writeFolder(goodFiles());
+    const zip = path.join(tempDir(), 'info-zip.zip');
+    execFileSync('zip', ['-q', '-X', '-r', zip, '.'], { cwd: folder });
+    expect(ids(await validateBundle(zip))).toEqual([]);
+  });
+
+  it("Python's zipfile, deflated, with a non-ASCII name", async () => {
+    const folder = writeFolder({ ...goodFiles(), 'café.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>' });
+    const zip = path.join(tempDir(), 'python.zip');
+    execFileSync('python3', [
+      '-c',
+      'import sys, os, zipfile\nwith zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED) as z:\n  for n in sorted(os.listdir(sys.argv[1])): z.write(os.path.join(sys.argv[1], n), n)',
+      folder,
+      zip,
+    ]);
+    expect(ids(await validateBundle(zip))).toEqual([]);
+  });
+});
+
+describe('data descriptors (streaming writers such as macOS Archive Utility)', () => {
+  it('accepts descriptors with and without their signature', async () => {
+    const entries = goodEntries().map((e, i) => ({ ...e, descriptor: { signature: i % 2 === 0 } }));
+    expect(ids(await validateBundle(writeZip(entries)))).toEqual([]);
+  });
+
+  it('reports a descriptor whose CRC disagrees with the central directory', async () => {
+    const entries = goodEntries().map((e, i) => (i === 1 ? { ...e, descriptor: { signature: true, crc: 7 } } : e));
+    const report = await validateBundle(writeZip(entries));
+    expect(report.problems).toContainEqual(expect.objectContaining({ ruleId: 'archive-header-mismatch', file: 'index.html', data: { fields: ['data descriptor'] } }));
+  });
+});
+
+describe('zip bombs', () => {
+  it('stops inflating an honest 200 MB entry once the 50 MB budget is spent', async () => {
+    const zip = writeZip([...goodEntries(), { name: 'bomb.js', data: Buffer.alloc(200_000_000) }]);
+    const { source, counter } = counting(await openZipSource(zip));
+    const report = await validateBundle(source);
+    await source.close();
+    expect(ids(report)).toEqual(['unpacked-size']);
+    expect(report.problems[0]!.data).toMatchObject({ complete: false, limit: 50_000_000 });
+    expect(counter.bytes).toBeLessThanOrEqual(50_000_000);
+  });
+
+  it('does not trust headers that understate: inflation stops one byte past the declared size', async () => {
+    // 1,000 entries each claiming 10 bytes but inflating to 1 MB: a 1 GB bomb behind small headers.
+    const payload = zlib.deflateRawSync(Buffer.alloc(1_000_000));
+    const liars = Array.from({ length: 1000 }, (_, i) => ({ name: `x${i}.js`, payload, central: { uncompressedSize: 10 }, local: { uncompressedSize: 10 } }));
+    const { source, counter } = counting(await openZipSource(writeZip([...goodEntries(), ...liars])));
+    const report = await validateBundle(source);
+    await source.close();
+    expect(report.problems.filter((p) => p.ruleId === 'archive-size-mismatch')).toHaveLength(1000);
+    expect(counter.bytes).toBeLessThan(1_000_000);
+  });
+
+  it('counts overlapping entries as what they inflate to, and flags the overlap', async () => {
+    const big = { name: 'a.js', data: Buffer.alloc(20_000_000) };
+    const copies = Array.from({ length: 4 }, (_, i) => ({ ...big, name: `copy${i}.js`, central: { localOffset: 0, name: Buffer.from(`copy${i}.js`) } }));
+    const zip = writeZip([big, ...copies, ...goodEntries()]);
+    const report = await validateBundle(zip);
+    expect(ids(report)).toContain('archive-overlap');
+    expect(ids(report)).toContain('unpacked-size');
+  });
+});
+
+describe('malformed structures are findings, never crashes', () => {
+  const good = () => writeZip(goodEntries());
+
+  it.each([
+    ['empty file', Buffer.alloc(0)],
+    ['just an end record', Buffer.from('504b0506' + '00'.repeat(18), 'hex')],
+    ['end record claiming a directory past the end', Buffer.from('504b0506' + '0000000001000100' + 'ffffff00' + '00000000' + '0000', 'hex')],
+  ])('%s', async (_name, bytes) => {
+    const file = path.join(tempDir(), 'x.zip');
+    writeFileSync(file, bytes);
+    const report = await validateBundle(file);
+    expect(report.ok).toBe(false);
+  });
+
+  it('every truncation of a valid zip is reported, not thrown', async () => {
+    const { readFileSync } = await import('node:fs');
+    const bytes = readFileSync(good());
+    const dir = tempDir();
+    for (let cut = 0; cut < bytes.length; cut += 7) {
+      const file = path.join(dir, `cut-${cut}.zip`);
+      writeFileSync(file, bytes.subarray(0, cut));
+      const report = await validateBundle(file);
+      expect(report.ok, `cut at ${cut}`).toBe(false);
+    }
+  });
+
+  it('an entry whose local header lies past the end of the file', async () => {
+    const zip = writeZip([...goodEntries(), { name: 'far.js', data: 'x', central: { localOffset: 0x7fffffff } }]);
+    expect(ids(await validateBundle(zip))).toContain('archive-truncated');
+  });
+});
+
+describe('folders', () => {
+  it('reports a symlink and never follows it out of the folder', async () => {
+    const outside = writeFolder({ 'secret.js': 'x'.repeat(60_000_000 / 1000) });
+    const folder = writeFolder(goodFiles());
+    symlinkSync(path.join(outside, 'secret.js'), path.join(folder, 'link.js'));
+    symlinkSync(outside, path.join(folder, 'linked-folder'));
+    const report = await validateBundle(folder);
+    expect(report.problems.filter((p) => p.ruleId === 'entry-not-regular').map((p) => p.file).sort()).toEqual(['link.js', 'linked-folder']);
+  });
+
+  it('counts sizes from the file system and applies the unpacked limit', async () => {
+    const folder = writeFolder(goodFiles());
+    mkdirSync(path.join(folder, 'img'));
+    writeFileSync(path.join(folder, 'img', 'huge.png'), Buffer.alloc(50_000_001));
+    const report = await validateBundle(folder);
+    expect(ids(report)).toEqual(['unpacked-size']);
+    expect(report.problems[0]!.data).toMatchObject({ complete: true });
+  });
+
+  it('reports a name that is not valid UTF-8', async () => {
+    const folder = writeFolder(goodFiles());
+    writeFileSync(Buffer.concat([Buffer.from(folder + '/'), Buffer.from([0x62, 0xff, 0x2e, 0x6a, 0x73])]), 'x');
+    expect(ids(await validateBundle(folder))).toContain('path-encoding');
+  });
+});

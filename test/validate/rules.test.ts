@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { rules } from '../../src/core/rules/index.js';
+import { validateBundle } from '../../src/core/validate.js';
+import { ruleCases } from './rule-cases.js';
+
+const ownCases = rules.filter((rule) => ruleCases[rule.id]);
+
+describe('every rule has a failing and a passing bundle', () => {
+  it.each(ownCases.map((rule) => [rule.id]))('%s', async (id) => {
+    const testCase = ruleCases[id]!;
+    const bad = await validateBundle(testCase.bad());
+    const hits = bad.problems.filter((p) => p.ruleId === id);
+    expect(hits, `expected ${id} in ${JSON.stringify(bad.problems.map((p) => p.ruleId))}`).not.toHaveLength(0);
+    if (testCase.data) expect(hits.some((hit) => Object.entries(testCase.data!).every(([k, v]) => JSON.stringify(hit.data?.[k]) === JSON.stringify(v)))).toBe(true);
+    const good = await validateBundle(testCase.good());
+    expect(good.problems.map((p) => p.ruleId)).not.toContain(id);
+  });
+});
+
+describe('the registry', () => {
+  it('ids are kebab-case, unique and equal to their file names', () => {
+    const ids = rules.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) {
+      expect(id).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(readFileSync(new URL(`../../src/core/rules/${id}.ts`, import.meta.url), 'utf8')).toContain(`id: '${id}'`);
+    }
+  });
+
+  it('every rule has a case in rule-cases.ts or in the code-check tests', () => {
+    const codeCases = readCodeCaseIds();
+    const missing = rules.map((r) => r.id).filter((id) => !ruleCases[id] && !codeCases.has(id));
+    expect(missing).toEqual([]);
+  });
+
+  it('every rule has a row in the README rules table', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const missing = rules.map((r) => r.id).filter((id) => !readme.includes(`| \`${id}\` |`));
+    expect(missing).toEqual([]);
+  });
+});
+
+/** Rule ids that the code-check tests (test/code) cover with their own fixtures. */
+function readCodeCaseIds(): Set<string> {
+  try {
+    const text = readFileSync(new URL('../code/rule-cases.ts', import.meta.url), 'utf8');
+    return new Set([...text.matchAll(/^ {2}'([a-z0-9-]+)': \{/gm)].map((m) => m[1]!));
+  } catch {
+    return new Set();
+  }
+}
