@@ -35,7 +35,6 @@ export function junkReason(path: string): string | undefined {
 }
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
-// eslint-disable-next-line no-control-regex
 const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
 
 /**

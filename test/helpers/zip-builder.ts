@@ -71,7 +71,7 @@ export function buildZip(entries: EntrySpec[], archive: ArchiveSpec = {}): Buffe
     const data = Buffer.isBuffer(entry.data) ? entry.data : Buffer.from(entry.data ?? '', 'utf8');
     const method = entry.method ?? 8;
     const payload = entry.payload ?? (method === 8 ? zlib.deflateRawSync(data) : data);
-    const utf8Flag = /[^\x00-\x7f]/.test(name.toString('latin1')) && !Buffer.isBuffer(entry.name) ? 0x800 : 0;
+    const utf8Flag = name.some((b) => b >= 0x80) && !Buffer.isBuffer(entry.name) ? 0x800 : 0;
     const descriptor = entry.descriptor === true ? { signature: true } : entry.descriptor || undefined;
     const flags = (entry.flags ?? utf8Flag) | (descriptor ? 0x8 : 0);
     const real: HeaderFields = { name, method, flags, crc: crc(data), compressedSize: payload.length, uncompressedSize: data.length, localOffset: offset };

@@ -326,7 +326,6 @@ const S_IFREG = 0o100000;
 const S_IFDIR = 0o040000;
 const S_IFLNK = 0o120000;
 const HOST_UNIX = 3;
-const DOS_DIRECTORY = 0x10;
 const DOS_REPARSE_POINT = 0x400;
 
 /** What the entry is, from its name and, where the creating host recorded one, its file mode. */

@@ -1,0 +1,30 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/.work/', '**/*.generated.js', '**/*.generated.d.ts'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      // The core returns results and the CLI prints through CliIo; stray console calls are bugs.
+      'no-console': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    // Scripts, benchmarks, templates and the tests talk to a terminal or a browser console directly.
+    files: ['bin/**', 'scripts/**', 'bench/**', 'templates/**', 'test/**'],
+    rules: { 'no-console': 'off' },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    languageOptions: {
+      globals: {
+        process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly',
+        clearTimeout: 'readonly', window: 'readonly', document: 'readonly', performance: 'readonly',
+      },
+    },
+  },
+);
