@@ -25,11 +25,11 @@ export function junkReason(path: string): string | undefined {
   const segments = path.split('/').filter(Boolean);
   for (const segment of segments) {
     const lower = segment.toLowerCase();
-    if (lower === '__macosx') return 'macOS resource-fork folder';
+    if (lower === '__macosx') return 'a macOS resource-fork folder';
     if (lower === '.ds_store') return 'macOS Finder metadata';
     if (lower === 'thumbs.db' || lower === 'ehthumbs.db' || lower === 'desktop.ini') return 'Windows Explorer metadata';
-    if (segment.startsWith('._')) return 'macOS resource fork';
-    if (segment.startsWith('.') && segment !== '.' && segment !== '..') return 'hidden file or folder';
+    if (segment.startsWith('._')) return 'a macOS resource fork';
+    if (segment.startsWith('.') && segment !== '.' && segment !== '..') return 'a hidden file or folder';
   }
   return undefined;
 }

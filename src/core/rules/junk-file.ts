@@ -7,7 +7,7 @@ export default defineRule<{ reason: string }>({
   severity: 'error',
   description: 'System or hidden files (__MACOSX/, .DS_Store, Thumbs.db, dot-files) are in the bundle.',
   message: ({ reason }) =>
-    `This is a ${reason}, not part of the tool. Delete it, or build the bundle with \`pipeline-tool pack\`, which leaves such files out.`,
+    `This is ${reason}, not part of the tool. Delete it, or build the bundle with \`pipeline-tool pack\`, which leaves such files out.`,
   check: ({ source }) => {
     // Report each junk folder once (__MACOSX/ rather than every file inside it).
     const reported = new Map<string, string>();
