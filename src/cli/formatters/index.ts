@@ -1,18 +1,20 @@
 import type { Report } from '../../core/problem.js';
-import { formatGithub } from './github.js';
+import type { FormatName } from './names.js';
 import type { FormatOptions } from './shared.js';
-import { formatJson } from './json.js';
-import { formatText } from './text.js';
 
 /** A formatter turns a report into the text to print. Pure: no I/O, colour only when asked. */
 export type Formatter = (report: Report, options: FormatOptions) => string;
 
-export const formatters: Readonly<Record<string, Formatter>> = {
-  text: formatText,
-  json: formatJson,
-  github: formatGithub,
+/** The registry. Each formatter is loaded only when picked, so JSON output never loads chalk. */
+const loaders: Readonly<Record<FormatName, () => Promise<Formatter>>> = {
+  text: async () => (await import('./text.js')).formatText,
+  json: async () => (await import('./json.js')).formatJson,
+  github: async () => (await import('./github.js')).formatGithub,
 };
 
-export { formatNames } from './names.js';
+export function loadFormatter(name: string): Promise<Formatter> | undefined {
+  return Object.hasOwn(loaders, name) ? loaders[name as FormatName]() : undefined;
+}
 
+export { formatNames, type FormatName } from './names.js';
 export type { FormatOptions } from './shared.js';

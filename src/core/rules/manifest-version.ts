@@ -1,10 +1,12 @@
-import semver from 'semver';
+// The two functions alone: the package's index loads all of semver, a measurable share of start-up.
+import coerce from 'semver/functions/coerce.js';
+import parse from 'semver/functions/parse.js';
 import { atManifestKey, manifestString } from '../manifest/read-manifest.js';
 import { defineRule } from './rule.js';
 
 /** Strict SemVer 2.0: what semver parses, written exactly as it would print it back. */
 export function isStrictSemver(value: string): boolean {
-  const parsed = semver.parse(value, { loose: false });
+  const parsed = parse(value, { loose: false });
   if (!parsed) return false;
   const canonical = parsed.version + (parsed.build.length > 0 ? `+${parsed.build.join('.')}` : '');
   return canonical === value;
@@ -19,7 +21,7 @@ export default defineRule<{ value: string; suggestion?: string }>({
   check: ({ manifest }) => {
     const value = manifestString(manifest, 'version');
     if (value === undefined || value.trim() === '' || isStrictSemver(value)) return [];
-    const coerced = semver.coerce(value.replace(/^\s*[vV=]\s*/, ''), { includePrerelease: true })?.version;
+    const coerced = coerce(value.replace(/^\s*[vV=]\s*/, ''), { includePrerelease: true })?.version;
     return [atManifestKey(manifest, 'version', { value, ...(coerced && isStrictSemver(coerced) ? { suggestion: coerced } : {}) })];
   },
 });

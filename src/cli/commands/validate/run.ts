@@ -3,7 +3,7 @@ import type { Report } from '../../../core/problem.js';
 import { validateBundle, type RuleSetting } from '../../../core/validate.js';
 import { UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
-import { formatters } from '../../formatters/index.js';
+import { loadFormatter } from '../../formatters/index.js';
 import { useColour, type CliIo } from '../../io.js';
 import type { ValidateFlags } from './command.js';
 
@@ -11,7 +11,7 @@ export async function runValidate(bundle: string, flags: ValidateFlags, io: CliI
   const rules = parseRuleFlags(flags.rule);
   const report = await validateBundle(path.resolve(io.cwd, bundle), { rules });
   report.bundle = bundle;
-  printReport(report, flags, io);
+  await printReport(report, flags, io);
   const code = exitCodeFor(report, flags.maxWarnings);
   if (code !== EXIT.ok && report.errorCount === 0) {
     io.stderr(`pipeline-tool: ${report.warningCount} warnings exceed --max-warnings ${flags.maxWarnings}.\n`);
@@ -19,8 +19,8 @@ export async function runValidate(bundle: string, flags: ValidateFlags, io: CliI
   return code;
 }
 
-export function printReport(report: Report, flags: Pick<ValidateFlags, 'format' | 'quiet'>, io: CliIo): void {
-  const formatter = formatters[flags.format];
+export async function printReport(report: Report, flags: Pick<ValidateFlags, 'format' | 'quiet'>, io: CliIo): Promise<void> {
+  const formatter = await loadFormatter(flags.format);
   if (!formatter) throw new UsageError(`unknown format "${flags.format}".`);
   io.stdout(formatter(report, { colour: useColour(io, io.stdoutIsTTY), quiet: flags.quiet, cwd: io.cwd }));
 }
