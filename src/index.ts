@@ -9,3 +9,31 @@ export { rules } from './core/rules/index.js';
 export type { Rule, AnyRule } from './core/rules/rule.js';
 export { UsageError } from './core/errors.js';
 export { ALLOWED_EXTENSIONS } from './core/paths.js';
+export { initProject, planProject, checkAnswers, completeAnswers, describeAnswerProblem, InitAnswersError, type InitAnswers, type InitOptions, type InitResult, type AnswerProblem, type ToolType } from './core/init/index.js';
+export {
+  packFolder,
+  ManifestElsewhereError,
+  COMPRESSION_LEVEL,
+  DEFAULT_TIMESTAMP,
+  type PackOptions,
+  type PackProgress,
+  type PackResult,
+  type IncludedFile,
+} from './core/pack/pack-folder.js';
+export { DestinationExistsError } from './core/pack/destination.js';
+export type { ExcludedEntry, ExclusionReason } from './core/pack/select-files.js';
+export { startDevServer, type DevServer, type DevServerOptions } from './dev/server.js';
+export {
+  createPlatform,
+  loadFixtureFile,
+  parseFixtures,
+  BridgeModelError,
+  FixtureError,
+  DEFAULT_FIXTURES,
+  listSdkMethods,
+  createMemorySettingsStore,
+  type Platform,
+  type PlatformOptions,
+  type Fixtures,
+  type SettingsStore,
+} from './platform/index.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { describeJsonError, scanKeys } from '../../src/core/manifest/json-position.js';
+import { positionOf, scanJson } from '../../src/core/json/scan-json.js';
 
-describe('describeJsonError points at the mistake', () => {
+describe('scanJson points at the mistake', () => {
   it.each([
     ['{\n  "name": "K",\n  "oops"\n}', 4, 1, 'expected ":"'],
     ['{\n  "a": 1,\n}', 3, 1, 'trailing comma'],
@@ -13,19 +13,23 @@ describe('describeJsonError points at the mistake', () => {
     ['{"a": 1} x', 1, 10, 'after the end'],
     ['{"a": "\\q"}', 1, 8, 'escape'],
     ['{"a": 1', 1, 8, 'the end of the file'],
+    ['['.repeat(100_000), 1, 514, 'nested too deeply'],
   ])('%j', (text, line, column, words) => {
     expect(() => JSON.parse(text)).toThrow();
-    const error = describeJsonError(text);
-    expect({ line: error.line, column: error.column }).toEqual({ line, column });
-    expect(error.message).toContain(words);
+    const scan = scanJson(text);
+    if (scan.ok) throw new Error('expected a syntax error');
+    expect(positionOf(text, scan.offset)).toEqual({ line, column });
+    expect(scan.message).toContain(words);
   });
 });
 
-describe('scanKeys', () => {
-  it('finds top-level keys and duplicates at any depth, ignoring keys inside strings', () => {
-    const text = '{"a": "{\\"b\\": 1}", "c": {"d": 1, "d": 2}, "a": [ {"x": 1} ]}';
-    const { topLevel, duplicates } = scanKeys(text);
-    expect([...topLevel.keys()]).toEqual(['a', 'c']);
-    expect(duplicates.map((d) => d.key)).toEqual(['d', 'a']);
+describe('scanJson on valid JSON', () => {
+  it('records where keys sit and which repeat, ignoring keys inside strings', () => {
+    const text = '{"a": "{\\"b\\": 1}", "c": {"d": 1, "d": 2}, "a": [ {"x/y": 1} ]}';
+    const scan = scanJson(text);
+    if (!scan.ok) throw new Error(scan.message);
+    expect(scan.duplicates.map((d) => d.pointer)).toEqual(['/c/d', '/a']);
+    expect(scan.offsets.get('/a')).toBe(1);
+    expect(scan.offsets.has('/a/0/x~1y')).toBe(true);
   });
 });

@@ -1,11 +1,17 @@
 import type { BundleEntry, BundleSource } from '../bundle/source.js';
 import { MANIFEST_PATH } from '../paths.js';
-import { describeJsonError, scanKeys, type KeyPosition } from './json-position.js';
+import { positionFinder, scanJson } from '../json/scan-json.js';
 import validateSchema from './manifest-schema.generated.js';
 import type { SchemaError } from './schema-validator.js';
 
 /** The manifest may be at most this many bytes (64 KB, read as decimal like every other limit). */
 export const MANIFEST_MAX_BYTES = 64_000;
+
+export interface KeyPosition {
+  key: string;
+  line: number;
+  column: number;
+}
 
 export type ManifestState =
   | { status: 'missing'; nested?: string; wrongCase?: string }
@@ -46,23 +52,36 @@ export function parseManifest(bytes: Buffer, size = bytes.length): ManifestState
   }
   const bom = text.charCodeAt(0) === 0xfeff;
   if (bom) text = text.slice(1);
+  const scan = scanJson(text);
+  const positionOf = positionFinder(text);
+  if (!scan.ok) return { status: 'syntax-error', bom, message: scan.message, ...positionOf(scan.offset) };
   let value: unknown;
   try {
+    // The scan accepted the text, so JSON.parse should too; it builds the value faster.
     value = JSON.parse(text);
-  } catch {
-    return { status: 'syntax-error', bom, ...describeJsonError(text) };
+  } catch (error) {
+    return { status: 'syntax-error', bom, message: String((error as Error).message), line: 1, column: 1 };
   }
   validateSchema(value);
-  const keys = scanKeys(text);
+  const at = (pointer: string, offset: number): KeyPosition => ({ key: decodePointerKey(pointer), ...positionOf(offset) });
+  const keyPositions = new Map<string, KeyPosition>();
+  for (const [pointer, offset] of scan.offsets) {
+    if (/^\/[^/]*$/.test(pointer)) keyPositions.set(decodePointerKey(pointer), at(pointer, offset));
+  }
   return {
     status: 'parsed',
     value,
     text,
     bom,
-    duplicateKeys: keys.duplicates,
-    keyPositions: keys.topLevel,
+    duplicateKeys: scan.duplicates.map((d) => at(d.pointer, d.offset)),
+    keyPositions,
     schemaErrors: validateSchema.errors ?? [],
   };
+}
+
+/** The last key of a JSON pointer, unescaped. */
+function decodePointerKey(pointer: string): string {
+  return pointer.slice(pointer.lastIndexOf('/') + 1).replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 /** The manifest as an object, when it parsed to one. */

@@ -1,0 +1,186 @@
+/*
+ * Where things are in a JSON text. JSON.parse says what is wrong but, on Node 20, often not where
+ * ("Unexpected token '}', … is not valid JSON" carries no position), and schema errors come only
+ * with a JSON pointer. This strict scanner walks the text once and either stops at the first
+ * syntax error, with its offset and a plain explanation, or records where each value starts (keyed
+ * by JSON pointer) and which keys repeat within one object.
+ */
+
+export type JsonScan =
+  | { ok: true; offsets: Map<string, number>; duplicates: { pointer: string; offset: number }[] }
+  | { ok: false; offset: number; message: string };
+
+class JsonSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Deeper nesting than this is an attack on the parser, not data; it also bounds our recursion. */
+const MAX_DEPTH = 512;
+
+/** Escapes a key for a JSON pointer (RFC 6901). */
+export function pointerToken(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/**
+ * Returns a function from character offset to 1-based line and column. The line starts are found
+ * once, so locating many offsets in a large text stays cheap.
+ */
+export function positionFinder(text: string): (offset: number) => { line: number; column: number } {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (offset) => {
+    const at = Math.max(0, Math.min(offset, text.length));
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle]! <= at) low = middle;
+      else high = middle - 1;
+    }
+    return { line: low + 1, column: at - starts[low]! + 1 };
+  };
+}
+
+/** Line and column (1-based) of one character offset in a text. */
+export function positionOf(text: string, offset: number): { line: number; column: number } {
+  return positionFinder(text)(offset);
+}
+
+export function scanJson(text: string): JsonScan {
+  const offsets = new Map<string, number>();
+  const duplicates: { pointer: string; offset: number }[] = [];
+  let i = 0;
+
+  const fail = (message: string, at = i): never => {
+    throw new JsonSyntaxError(message, at);
+  };
+  const skipWhitespace = () => {
+    for (;;) {
+      const c = text[i];
+      if (c === ' ' || c === '\t' || c === '\n' || c === '\r') i++;
+      else if (c === '/' && (text[i + 1] === '/' || text[i + 1] === '*')) fail('comments are not allowed in JSON');
+      else return;
+    }
+  };
+  const describeHere = () => (i >= text.length ? 'the end of the file' : JSON.stringify(text[i]));
+
+  const readString = (): string => {
+    const start = i;
+    i++; // opening quote
+    let value = '';
+    while (i < text.length) {
+      const c = text[i]!;
+      if (c === '"') {
+        i++;
+        return value;
+      }
+      if (c < ' ') fail('a line break or control character inside a string (write \\n instead)');
+      if (c === '\\') {
+        const escape = text.slice(i, i + 6);
+        const simple = /^\\["\\/bfnrt]/.test(escape);
+        if (!simple && !/^\\u[0-9a-fA-F]{4}$/.test(escape)) fail('an invalid escape sequence in a string');
+        value += JSON.parse(`"${simple ? escape.slice(0, 2) : escape}"`) as string;
+        i += simple ? 2 : 6;
+        continue;
+      }
+      value += c;
+      i++;
+    }
+    return fail('a string is not closed', start);
+  };
+
+  const readValue = (pointer: string, depth: number): void => {
+    skipWhitespace();
+    if (depth > MAX_DEPTH) fail('values are nested too deeply');
+    const c = text[i];
+    offsets.set(pointer, i);
+    if (c === '{') {
+      i++;
+      skipWhitespace();
+      if (text[i] === '}') {
+        i++;
+        return;
+      }
+      const keys = new Set<string>();
+      for (;;) {
+        skipWhitespace();
+        if (text[i] !== '"') fail(text[i] === '}' ? 'a trailing comma before "}"' : `expected a property name in double quotes, found ${describeHere()}`);
+        const keyOffset = i;
+        const key = readString();
+        const member = `${pointer}/${pointerToken(key)}`;
+        // JSON.parse keeps the last of two equal keys, other parsers the first.
+        const repeated = keys.has(key);
+        if (repeated) duplicates.push({ pointer: member, offset: keyOffset });
+        keys.add(key);
+        const first = offsets.get(member);
+        skipWhitespace();
+        if (text[i] !== ':') fail(`expected ":" after the property name, found ${describeHere()}`);
+        i++;
+        readValue(member, depth + 1);
+        // Problems about a member read best at its key ("price": -1), not at its value; a
+        // repeated key keeps the place of its first occurrence.
+        offsets.set(member, repeated && first !== undefined ? first : keyOffset);
+        skipWhitespace();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === '}') {
+          i++;
+          return;
+        }
+        fail(`expected "," or "}" after a property value, found ${describeHere()}`);
+      }
+    }
+    if (c === '[') {
+      i++;
+      skipWhitespace();
+      if (text[i] === ']') {
+        i++;
+        return;
+      }
+      for (let index = 0; ; index++) {
+        skipWhitespace();
+        if (text[i] === ']') fail('a trailing comma before "]"');
+        readValue(`${pointer}/${index}`, depth + 1);
+        skipWhitespace();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === ']') {
+          i++;
+          return;
+        }
+        fail(`expected "," or "]" after an array item, found ${describeHere()}`);
+      }
+    }
+    if (c === '"') {
+      readString();
+      return;
+    }
+    const literal = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text.slice(i, i + 400));
+    if (literal && !/^[\w.+-]/.test(text[i + literal[0].length] ?? '')) {
+      i += literal[0].length;
+      return;
+    }
+    if (c === "'") fail('strings and names must use double quotes');
+    fail(`unexpected ${describeHere()}`);
+  };
+
+  try {
+    readValue('', 0);
+    skipWhitespace();
+    if (i < text.length) fail(`unexpected ${describeHere()} after the end of the JSON value`);
+    return { ok: true, offsets, duplicates };
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) return { ok: false, offset: error.offset, message: error.message };
+    throw error;
+  }
+}

@@ -1,0 +1,299 @@
+import { readFile } from 'node:fs/promises';
+import type {
+  BridgeContextDto,
+  BridgeCostItemDto,
+  BridgeCustomerDto,
+  BridgeJobCostTemplateDto,
+  BridgeJobDto,
+  BridgeProductDto,
+  BridgeQuoteDto,
+  BridgeTaskTemplateDto,
+} from '../bridge/types.js';
+import { positionFinder, positionOf, scanJson } from '../core/json/scan-json.js';
+import { DEFAULT_FIXTURES } from './default-fixtures.js';
+import { FixtureError, type FixtureProblem } from './errors.js';
+import { settingSlot, type JsonValue } from './settings.js';
+
+/*
+ * The data the emulated host serves. A project may bring its own fixture file (documented by
+ * schemas/fixtures.schema.json) that extends or replaces the built-in set. Loading is the only
+ * I/O in the model, and it is confined to loadFixtureFile.
+ */
+
+/** Rows may belong to another tenant; left out, they belong to the data set's own tenant. */
+interface TenantRow {
+  tenantId?: string;
+}
+
+/** Rows that can be switched off; left out, they are active. */
+interface ActiveRow {
+  active?: boolean;
+}
+
+/** How the tenant's customer-facing quote template prints. */
+export interface QuoteTemplateSettings {
+  showSubtotals: boolean;
+  showUnitPrices: boolean;
+}
+
+/** A task template to inject after a product line: its code, or its code with the task line's prices. */
+export type TaskSequenceStep = string | { code: string; unitPrice?: number; costPrice?: number };
+
+export interface FixtureCustomer extends BridgeCustomerDto, TenantRow {}
+export interface FixtureProduct extends BridgeProductDto, TenantRow {
+  taskSequence?: TaskSequenceStep[];
+}
+export interface FixtureTaskTemplate extends BridgeTaskTemplateDto, TenantRow, ActiveRow {}
+export interface FixtureCostItem extends BridgeCostItemDto, TenantRow, ActiveRow {}
+export interface FixtureJobCostTemplate extends BridgeJobCostTemplateDto, TenantRow, ActiveRow {}
+export interface FixtureSupplier extends TenantRow, ActiveRow {
+  id: string;
+  reference: string;
+  name: string;
+}
+export interface FixtureJob extends BridgeJobDto, TenantRow, ActiveRow {}
+export interface FixtureQuote extends BridgeQuoteDto, TenantRow {}
+export interface FixtureOpenQuote {
+  id: string;
+  ref: string;
+  customerName: string;
+  title?: string | null;
+}
+export interface FixtureSetting extends TenantRow {
+  toolId: string;
+  key: string;
+  value: JsonValue;
+}
+
+/** A complete data set. */
+export interface Fixtures {
+  context: BridgeContextDto;
+  quoteTemplate: QuoteTemplateSettings;
+  customers: FixtureCustomer[];
+  products: FixtureProduct[];
+  taskTemplates: FixtureTaskTemplate[];
+  costItems: FixtureCostItem[];
+  jobCostTemplates: FixtureJobCostTemplate[];
+  suppliers: FixtureSupplier[];
+  jobs: FixtureJob[];
+  quotes: FixtureQuote[];
+  openQuote: FixtureOpenQuote;
+  settings: FixtureSetting[];
+}
+
+/** What a project's fixture file holds: any part of a data set, and whether it extends or replaces. */
+export interface FixtureFile extends Partial<Omit<Fixtures, 'context' | 'quoteTemplate' | 'openQuote'>> {
+  $schema?: string;
+  /** `extend` (the default) lays the file over the built-in set; `replace` uses the file alone. */
+  mode?: 'extend' | 'replace';
+  context?: Partial<BridgeContextDto>;
+  quoteTemplate?: Partial<QuoteTemplateSettings>;
+  openQuote?: Partial<FixtureOpenQuote>;
+}
+
+const TABLES = ['customers', 'products', 'taskTemplates', 'costItems', 'jobCostTemplates', 'suppliers', 'jobs', 'quotes'] as const;
+
+/** The open quote of a replacing file that names none: an empty draft. */
+const BLANK_OPEN_QUOTE: FixtureOpenQuote = { id: '90000000-0000-4000-8000-000000000001', ref: 'Q-NEW', customerName: '' };
+
+/** Rows of `extra` replace rows of `base` with the same id, in place; the others are appended. */
+function mergeById<T extends { id: string }>(base: readonly T[], extra: readonly T[]): T[] {
+  const merged = [...base];
+  for (const row of extra) {
+    const at = merged.findIndex((existing) => existing.id.toLowerCase() === row.id.toLowerCase());
+    if (at === -1) merged.push(row);
+    else merged[at] = row;
+  }
+  return merged;
+}
+
+/** Where a fixture setting is kept; settings without a tenant belong to `defaultTenant`. */
+export function fixtureSettingSlot(setting: FixtureSetting, defaultTenant: string): string {
+  return settingSlot({ tenantId: setting.tenantId ?? defaultTenant, toolId: setting.toolId }, setting.key);
+}
+
+/** The data set a fixture file describes, laid over `base` unless the file replaces it. */
+export function applyFixtureFile(file: FixtureFile, base: Fixtures = DEFAULT_FIXTURES): Fixtures {
+  if (file.mode === 'replace') {
+    return {
+      // The schema makes context complete in replace mode.
+      context: file.context as BridgeContextDto,
+      quoteTemplate: { showSubtotals: true, showUnitPrices: true, ...file.quoteTemplate },
+      customers: file.customers ?? [],
+      products: file.products ?? [],
+      taskTemplates: file.taskTemplates ?? [],
+      costItems: file.costItems ?? [],
+      jobCostTemplates: file.jobCostTemplates ?? [],
+      suppliers: file.suppliers ?? [],
+      jobs: file.jobs ?? [],
+      quotes: file.quotes ?? [],
+      openQuote: { ...BLANK_OPEN_QUOTE, ...file.openQuote },
+      settings: file.settings ?? [],
+    };
+  }
+  const context = { ...base.context, ...file.context };
+  const settings = new Map(base.settings.map((s) => [fixtureSettingSlot(s, base.context.tenantId), s]));
+  for (const setting of file.settings ?? []) settings.set(fixtureSettingSlot(setting, context.tenantId), setting);
+  return {
+    context,
+    quoteTemplate: { ...base.quoteTemplate, ...file.quoteTemplate },
+    customers: mergeById(base.customers, file.customers ?? []),
+    products: mergeById(base.products, file.products ?? []),
+    taskTemplates: mergeById(base.taskTemplates, file.taskTemplates ?? []),
+    costItems: mergeById(base.costItems, file.costItems ?? []),
+    jobCostTemplates: mergeById(base.jobCostTemplates, file.jobCostTemplates ?? []),
+    suppliers: mergeById(base.suppliers, file.suppliers ?? []),
+    jobs: mergeById(base.jobs, file.jobs ?? []),
+    quotes: mergeById(base.quotes, file.quotes ?? []),
+    openQuote: { ...base.openQuote, ...file.openQuote },
+    settings: [...settings.values()],
+  };
+}
+
+/** The code a task sequence step names. */
+function taskStepCode(step: TaskSequenceStep): string {
+  return typeof step === 'string' ? step : step.code;
+}
+
+/**
+ * What the schema cannot see: ids used twice within one table of the file, settings set twice,
+ * and task sequences naming task templates that the merged data set does not have.
+ */
+function findReferenceProblems(file: FixtureFile, merged: Fixtures): Omit<FixtureProblem, 'line' | 'column'>[] {
+  const problems: Omit<FixtureProblem, 'line' | 'column'>[] = [];
+  for (const table of TABLES) {
+    const seen = new Set<string>();
+    (file[table] ?? []).forEach((row, index) => {
+      const id = row.id.toLowerCase();
+      if (seen.has(id)) problems.push({ pointer: `/${table}/${index}/id`, message: `id ${row.id} is used by an earlier row of ${table}` });
+      seen.add(id);
+    });
+  }
+  const seenSettings = new Set<string>();
+  (file.settings ?? []).forEach((setting, index) => {
+    const slot = fixtureSettingSlot(setting, merged.context.tenantId);
+    if (seenSettings.has(slot)) problems.push({ pointer: `/settings/${index}`, message: `setting "${setting.key}" of tool "${setting.toolId}" is given twice` });
+    seenSettings.add(slot);
+  });
+  (file.products ?? []).forEach((product, index) => {
+    const tenant = product.tenantId ?? merged.context.tenantId;
+    (product.taskSequence ?? []).forEach((step, stepIndex) => {
+      const code = taskStepCode(step);
+      const known = merged.taskTemplates.some((t) => t.code === code && (t.tenantId ?? merged.context.tenantId) === tenant);
+      if (!known) {
+        problems.push({
+          pointer: `/products/${index}/taskSequence/${stepIndex}`,
+          message: `task template code "${code}" matches no task template of tenant ${tenant}`,
+        });
+      }
+    });
+  });
+  return problems;
+}
+
+interface SchemaError {
+  instancePath: string;
+  schemaPath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+type FixtureValidator = ((data: unknown) => boolean) & { errors?: SchemaError[] | null };
+let compiledValidator: Promise<FixtureValidator> | undefined;
+
+/** Compiles schemas/fixtures.schema.json once, and only when a fixture file is actually loaded. */
+function fixtureValidator(): Promise<FixtureValidator> {
+  compiledValidator ??= (async () => {
+    const [{ Ajv }, schemaText] = await Promise.all([
+      import('ajv'),
+      // The schema ships beside dist/ in the package; from src/ and dist/ alike it is two levels up.
+      readFile(new URL('../../schemas/fixtures.schema.json', import.meta.url), 'utf8'),
+    ]);
+    const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false });
+    return ajv.compile(JSON.parse(schemaText) as object) as FixtureValidator;
+  })();
+  return compiledValidator;
+}
+
+/** Patterns read badly as regular expressions; say what they mean instead. */
+const PATTERN_HINTS: Record<string, string> = {
+  '#/definitions/guid/pattern': 'must be a GUID, such as 20000000-0000-4000-8000-000000000001',
+  '#/definitions/context/properties/cultureCode/pattern': 'must be a culture code of the form xx-XX, such as en-NZ',
+  '#/definitions/quote/properties/date/pattern': 'must be an ISO 8601 date and time, such as 2025-06-11T04:45:00.000Z',
+};
+
+function describeSchemaError(error: SchemaError): Omit<FixtureProblem, 'line' | 'column'> {
+  const { params } = error;
+  if (error.keyword === 'additionalProperties') {
+    const field = String(params['additionalProperty']);
+    return { pointer: `${error.instancePath}/${field}`, message: `unknown field "${field}"` };
+  }
+  if (error.keyword === 'required') {
+    return { pointer: error.instancePath, message: `missing required field "${String(params['missingProperty'])}"` };
+  }
+  if (error.keyword === 'pattern') {
+    const hint = PATTERN_HINTS[error.schemaPath];
+    if (hint !== undefined) return { pointer: error.instancePath, message: hint };
+  }
+  if (error.keyword === 'enum') {
+    const allowed = (params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ');
+    return { pointer: error.instancePath, message: `must be one of ${allowed}` };
+  }
+  return { pointer: error.instancePath, message: error.message ?? `breaks the schema rule "${error.keyword}"` };
+}
+
+/** Adds line and column to problems located by JSON pointer, walking up to the nearest value found. */
+function locate(text: string, problems: Omit<FixtureProblem, 'line' | 'column'>[]): FixtureProblem[] {
+  const scan = scanJson(text);
+  const positionOf = positionFinder(text);
+  return problems.map((problem) => {
+    let pointer = problem.pointer;
+    let offset = scan.ok ? scan.offsets.get(pointer) : undefined;
+    while (offset === undefined && scan.ok && pointer !== '') {
+      pointer = pointer.slice(0, pointer.lastIndexOf('/'));
+      offset = scan.offsets.get(pointer);
+    }
+    return offset === undefined ? { ...problem, line: null, column: null } : { ...problem, ...positionOf(offset) };
+  });
+}
+
+/**
+ * Reads fixture text (named `file` in messages) into a data set over the built-in one.
+ * Rejects with a FixtureError giving line and column for bad JSON, and a JSON pointer (plus line
+ * and column) for every schema or reference problem.
+ */
+export async function parseFixtures(text: string, file: string, base: Fixtures = DEFAULT_FIXTURES): Promise<Fixtures> {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch (error) {
+    const scan = scanJson(body);
+    const at = scan.ok ? { line: 1, column: 1 } : positionOf(body, scan.offset);
+    const message = scan.ok ? String(error) : scan.message;
+    throw new FixtureError('FIXTURE_SYNTAX', file, [{ pointer: '', ...at, message }], { cause: error });
+  }
+  const validate = await fixtureValidator();
+  if (!validate(value)) {
+    const errors = (validate.errors ?? []).filter((e) => e.keyword !== 'if');
+    throw new FixtureError('FIXTURE_INVALID', file, locate(body, errors.map(describeSchemaError)));
+  }
+  const fixtureFile = value as FixtureFile;
+  const merged = applyFixtureFile(fixtureFile, base);
+  const problems = findReferenceProblems(fixtureFile, merged);
+  if (problems.length > 0) throw new FixtureError('FIXTURE_INVALID', file, locate(body, problems));
+  return merged;
+}
+
+/** Reads a project's fixture file from disk; see parseFixtures. */
+export async function loadFixtureFile(path: string, base: Fixtures = DEFAULT_FIXTURES): Promise<Fixtures> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (error as Error).message;
+    throw new FixtureError('FIXTURE_UNREADABLE', path, [{ pointer: '', line: null, column: null, message: reason }], { cause: error });
+  }
+  return parseFixtures(text, path, base);
+}

@@ -1,0 +1,66 @@
+// The emulated Pipeline host: what `pipeline-tool dev` and tests build on.
+export { createPlatform, type Caller, type Platform, type PlatformOptions } from './host.js';
+export {
+  BridgeModelError,
+  ERROR_CODES,
+  FIXTURE_ERROR_CODES,
+  FixtureError,
+  PROBLEM_CODES,
+  WARNING_CODES,
+  type BridgeWarning,
+  type FixtureErrorCode,
+  type FixtureProblem,
+  type WarningCode,
+} from './errors.js';
+export {
+  applyFixtureFile,
+  loadFixtureFile,
+  parseFixtures,
+  type FixtureCostItem,
+  type FixtureCustomer,
+  type FixtureFile,
+  type FixtureJob,
+  type FixtureJobCostTemplate,
+  type FixtureOpenQuote,
+  type FixtureProduct,
+  type FixtureQuote,
+  type Fixtures,
+  type FixtureSetting,
+  type FixtureSupplier,
+  type FixtureTaskTemplate,
+  type QuoteTemplateSettings,
+  type TaskSequenceStep,
+} from './fixtures.js';
+export { DEFAULT_FIXTURES, DEFAULT_TENANT_ID, OTHER_TENANT_ID } from './default-fixtures.js';
+export {
+  ADD_LINES_SECTIONS_SINCE,
+  BRIDGE_METHODS,
+  CURRENT_SDK_VERSION,
+  OLDEST_SDK_VERSION,
+  isSupportedSdkVersion,
+  listSdkMethods,
+  type BridgeMethodInfo,
+  type BridgeMethodName,
+} from './sdk-versions.js';
+export {
+  createMemorySettingsStore,
+  type JsonValue,
+  type MemorySettingsStore,
+  type SettingsEntry,
+  type SettingsScope,
+  type SettingsStore,
+} from './settings.js';
+export type {
+  CustomerPreview,
+  EditorBlock,
+  EditorLine,
+  EditorView,
+  OpenQuoteHeader,
+  PreviewBlock,
+  PreviewLine,
+  QuoteLineData,
+  ViewSection,
+} from './quote.js';
+export type { CreatedQuote, CreatedQuoteLine } from './create-quote.js';
+export type { MoneyTotals } from './money.js';
+export { scanJson, type JsonScan } from '../core/json/scan-json.js';

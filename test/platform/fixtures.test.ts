@@ -1,0 +1,226 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createPlatform,
+  DEFAULT_FIXTURES,
+  FixtureError,
+  loadFixtureFile,
+  parseFixtures,
+  scanJson,
+  type FixtureErrorCode,
+} from '../../src/platform/index.js';
+
+const PRODUCT = { id: '2a000000-0000-4000-8000-000000000001', sku: 'OVEN-600', name: 'Wall oven 600 mm', price: 1899, unit: 'T_ITEM' };
+
+async function fixtureErrorOf(text: string, code: FixtureErrorCode): Promise<FixtureError> {
+  const error: unknown = await parseFixtures(text, 'fixtures.json').then(
+    () => {
+      throw new Error('expected the fixtures to be refused');
+    },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(FixtureError);
+  expect((error as FixtureError).code).toBe(code);
+  return error as FixtureError;
+}
+
+/** [pointer, line, column] of each problem. */
+const locations = (error: FixtureError) => error.problems.map((p) => [p.pointer, p.line, p.column]);
+
+describe('the default data set', () => {
+  it('passes its own schema and survives a JSON round trip unchanged', async () => {
+    const text = JSON.stringify({ mode: 'replace', ...DEFAULT_FIXTURES }, null, 2);
+    expect(await parseFixtures(text, 'defaults.json')).toEqual(DEFAULT_FIXTURES);
+  });
+
+  it('has what the rules need: task sequences, inactive rows, the four named job cost templates, suppliers and jobs', () => {
+    expect(DEFAULT_FIXTURES.products.filter((p) => (p.taskSequence ?? []).length > 0).length).toBeGreaterThanOrEqual(3);
+    expect(DEFAULT_FIXTURES.jobCostTemplates.map((t) => t.code)).toEqual(expect.arrayContaining(['SHIPPING', 'DISPOSAL', 'TRAVEL', 'CHECK-MEASURE']));
+    for (const table of [DEFAULT_FIXTURES.taskTemplates, DEFAULT_FIXTURES.costItems, DEFAULT_FIXTURES.jobCostTemplates, DEFAULT_FIXTURES.suppliers, DEFAULT_FIXTURES.jobs]) {
+      expect(table.some((row) => row.active === false)).toBe(true);
+    }
+    expect(DEFAULT_FIXTURES.suppliers.some((s) => s.reference === 'T_SELF')).toBe(true);
+  });
+});
+
+describe('fixture files: extend and replace', () => {
+  it('extend (the default) adds rows, replaces rows with the same id, and merges objects field by field', async () => {
+    const fixtures = await parseFixtures(
+      JSON.stringify({
+        $schema: './node_modules/pipeline-tool/schemas/fixtures.schema.json',
+        context: { userRole: 'H_Field' },
+        quoteTemplate: { showUnitPrices: false },
+        products: [PRODUCT],
+        customers: [{ id: '10000000-0000-4000-8000-00000000000A', name: 'Renamed', email: 'r@example.nz', phone: '' }],
+        settings: [{ toolId: 'my-tool', key: 'markup', value: { percent: 30 } }],
+      }),
+      'fixtures.json',
+    );
+    expect(fixtures.context).toEqual({ ...DEFAULT_FIXTURES.context, userRole: 'H_Field' });
+    expect(fixtures.quoteTemplate).toEqual({ showSubtotals: true, showUnitPrices: false });
+    expect(fixtures.products.at(-1)).toEqual(PRODUCT);
+    expect(fixtures.products).toHaveLength(DEFAULT_FIXTURES.products.length + 1);
+    expect(fixtures.customers.at(-1)!.name).toBe('Renamed');
+    expect(fixtures.customers).toHaveLength(DEFAULT_FIXTURES.customers.length + 1);
+
+    const platform = createPlatform({ toolId: 'my-tool', toolType: 'standalone', fixtures });
+    expect(await platform.sdk.settings.get('markup')).toEqual({ percent: 30 });
+    expect((await platform.sdk.products.list({ pageSize: 100 })).items.map((p) => p.sku)).toContain('OVEN-600');
+  });
+
+  it('overrides a built-in row by id without regard to case', async () => {
+    const fixtures = await parseFixtures(
+      JSON.stringify({ customers: [{ id: '10000000-0000-4000-8000-000000000001'.toUpperCase(), name: 'Aroha T.', email: 'a@example.nz', phone: '' }] }),
+      'fixtures.json',
+    );
+    expect(fixtures.customers).toHaveLength(DEFAULT_FIXTURES.customers.length);
+    expect(fixtures.customers[0]!.name).toBe('Aroha T.');
+  });
+
+  it('replace uses the file alone, adds a Self supplier, and starts an empty open quote', async () => {
+    const context = { userName: 'U', userEmail: 'u@x.nz', userRole: 'H_Office', tenantName: 'Solo', tenantId: 'solo', cultureCode: 'en-GB' };
+    const fixtures = await parseFixtures(JSON.stringify({ mode: 'replace', context, products: [PRODUCT] }), 'fixtures.json');
+    expect(fixtures.customers).toEqual([]);
+    const platform = createPlatform({ toolId: 't', toolType: 'quoting_extension', fixtures });
+    expect((await platform.sdk.products.list()).items).toEqual([PRODUCT]);
+    await platform.sdk.quotes.addLines([{ qty: 1, unitPrice: 1, taxRate: 0, supplierRef: 'anyone', linkedItemId: PRODUCT.id }]);
+    expect(platform.editorView().blocks[0]!.lines[0]).toMatchObject({ supplierRef: 'T_SELF', supplierName: 'Self', linkedCode: 'OVEN-600' });
+    expect(platform.editorView().quote).toMatchObject({ ref: 'Q-NEW', customerName: '' });
+  });
+});
+
+describe('broken fixture files', () => {
+  it('names line and column of a syntax error, even where JSON.parse gives no position', async () => {
+    const error = await fixtureErrorOf('{\n  "products": [\n    {"id": }\n  ]\n}', 'FIXTURE_SYNTAX');
+    expect(locations(error)).toEqual([['', 3, 12]]);
+    expect(error.file).toBe('fixtures.json');
+    expect(error.message).toContain('fixtures.json:3:12');
+  });
+
+  it.each([
+    ['a trailing comma', '{"customers": [],\n}', 2, 1],
+    ['an unclosed string', '{"mode": "extend}', 1, 10],
+    ['an empty file', '', 1, 1],
+    ['text after the value', '{}\n{}', 2, 1],
+    ['a raw line break in a string', '{"context": {"userName": "a\nb"}}', 1, 28],
+  ])('locates %s', async (_, text, line, column) => {
+    const error = await fixtureErrorOf(text, 'FIXTURE_SYNTAX');
+    expect(locations(error)).toEqual([['', line, column]]);
+  });
+
+  it('accepts a byte order mark', async () => {
+    expect((await parseFixtures('\uFEFF{}', 'fixtures.json')).products).toEqual(DEFAULT_FIXTURES.products);
+  });
+
+  it('gives a JSON pointer and the line of every schema problem', async () => {
+    const text = [
+      '{',
+      '  "products": [',
+      '    {',
+      '      "id": "not-a-guid",',
+      '      "sku": "X",',
+      '      "name": "X",',
+      '      "price": -1,',
+      '      "unit": "T_ITEM",',
+      '      "skuu": "typo"',
+      '    }',
+      '  ],',
+      '  "jobCostTemplates": [{ "id": "50000000-0000-4000-8000-0000000000AA", "code": "X", "name": "X" }],',
+      '  "mode": "merge"',
+      '}',
+    ].join('\n');
+    const error = await fixtureErrorOf(text, 'FIXTURE_INVALID');
+    expect(locations(error)).toEqual(
+      expect.arrayContaining([
+        ['/products/0/id', 4, 7],
+        ['/products/0/price', 7, 7],
+        ['/products/0/skuu', 9, 7],
+        ['/jobCostTemplates/0', 12, 24],
+        ['/mode', 13, 3],
+      ]),
+    );
+    expect(error.problems).toHaveLength(5);
+  });
+
+  it('needs a complete context in replace mode', async () => {
+    const error = await fixtureErrorOf('{"mode": "replace"}', 'FIXTURE_INVALID');
+    expect(locations(error)).toEqual([['', 1, 1]]);
+    const partial = await fixtureErrorOf('{"mode": "replace", "context": {"userName": "x"}}', 'FIXTURE_INVALID');
+    expect(partial.problems.map((p) => p.pointer)).toEqual(Array(5).fill('/context'));
+  });
+
+  it('finds ids used twice, settings given twice, and task sequences naming unknown templates', async () => {
+    const customer = { id: '1a000000-0000-4000-8000-000000000001', name: 'A', email: 'a@x', phone: '' };
+    const text = JSON.stringify(
+      {
+        customers: [customer, { ...customer, name: 'B' }],
+        products: [{ ...PRODUCT, taskSequence: ['T_TILING', { code: 'T_NOPE', unitPrice: 5 }] }],
+        settings: [
+          { toolId: 't', key: 'k', value: 1 },
+          { toolId: 't', key: 'k', value: 2 },
+        ],
+      },
+      null,
+      2,
+    );
+    const error = await fixtureErrorOf(text, 'FIXTURE_INVALID');
+    expect(error.problems.map((p) => p.pointer)).toEqual(['/customers/1/id', '/settings/1', '/products/0/taskSequence/1']);
+    expect(error.problems.every((p) => p.line !== null)).toBe(true);
+  });
+
+  describe('on disk', () => {
+    let folder = '';
+    beforeAll(async () => {
+      folder = await mkdtemp(path.join(tmpdir(), 'pipeline-fixtures-'));
+    });
+    afterAll(async () => {
+      await rm(folder, { recursive: true, force: true });
+    });
+
+    it('loads a good file', async () => {
+      const file = path.join(folder, 'good.json');
+      await writeFile(file, JSON.stringify({ products: [PRODUCT] }));
+      expect((await loadFixtureFile(file)).products.at(-1)).toEqual(PRODUCT);
+    });
+
+    it('names the file in every error', async () => {
+      const file = path.join(folder, 'bad.json');
+      await writeFile(file, '{"products": [{"id": 1}]}');
+      const error = await loadFixtureFile(file).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(FixtureError);
+      expect((error as FixtureError).file).toBe(file);
+      expect((error as FixtureError).message).toContain(`${file}:1:16 (#/products/0/id)`);
+    });
+
+    it('reports a missing file as FIXTURE_UNREADABLE', async () => {
+      const error = await loadFixtureFile(path.join(folder, 'missing.json')).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(FixtureError);
+      expect((error as FixtureError).code).toBe('FIXTURE_UNREADABLE');
+    });
+  });
+});
+
+describe('scanJson', () => {
+  it('records where each value starts, members at their key', () => {
+    const text = '{"a": [1, {"b~/c": true}], "d": null}';
+    const scan = scanJson(text);
+    expect(scan.ok).toBe(true);
+    if (!scan.ok) return;
+    expect(Object.fromEntries(scan.offsets)).toEqual({ '': 0, '/a': 1, '/a/0': 7, '/a/1': 10, '/a/1/b~0~1c': 11, '/d': 27 });
+  });
+
+  it('agrees with JSON.parse on what is valid', () => {
+    const samples = ['1', '-0.5e+3', '"\\u00e9\\n"', '[]', '{}', ' [true, false, null] ', '01', '1.', '.5', '+1', 'tru', '"\\x"', '[1,]', '{"a" 1}', 'NaN', '"\t"'];
+    for (const sample of samples) {
+      let parses = true;
+      try {
+        JSON.parse(sample);
+      } catch {
+        parses = false;
+      }
+      expect([sample, scanJson(sample).ok]).toEqual([sample, parses]);
+    }
+  });
+});
