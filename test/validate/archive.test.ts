@@ -87,6 +87,25 @@ describe('zip bombs', () => {
   });
 });
 
+describe('large entries', () => {
+  it('streams a big, poorly compressible entry without piling up listeners', async () => {
+    // 9 MB of noise deflates to about as much: dozens of pieces, each waiting for the inflater.
+    const data = Buffer.alloc(9_000_000);
+    for (let i = 0; i < data.length; i += 4) data.writeUInt32LE((Math.imul(i, 2654435761) ^ (i >>> 7)) >>> 0, i);
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const report = await validateBundle(writeZip([...goodEntries(), { name: 'big.js', data }]));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(ids(report)).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
+  });
+});
+
 describe('malformed structures are findings, never crashes', () => {
   const good = () => writeZip(goodEntries());
 

@@ -156,13 +156,26 @@ function streamInflate(pieces: Iterable<Buffer> | AsyncIterable<Buffer>, take: (
       try {
         for await (const piece of pieces) {
           if (settled) return;
-          if (!inflater.write(piece)) await new Promise<void>((r) => inflater.once('drain', r).once('close', r));
+          if (!inflater.write(piece)) await drainedOrClosed(inflater);
         }
         if (!settled) inflater.end();
       } catch (error) {
         finish(describeZlibError(error));
       }
     })();
+  });
+}
+
+/** Waits for room in the stream's buffer, or its end; leaves no listener behind either way. */
+function drainedOrClosed(stream: zlib.InflateRaw): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
   });
 }
 
