@@ -1,5 +1,7 @@
 import { openBundle } from './bundle/open-bundle.js';
-import type { BundleSource } from './bundle/source.js';
+import type { BundleEntry, BundleSource } from './bundle/source.js';
+import { contentScanners, type DisableDirective, type ScanContext, type ScanSession } from './code/index.js';
+import { UNKNOWN_DISABLE_DIRECTIVE } from './code/rule-ids.js';
 import { UsageError } from './errors.js';
 import { locateManifest, MANIFEST_MAX_BYTES, parseManifest, type ManifestState } from './manifest/read-manifest.js';
 import { nearestName } from './nearest.js';
@@ -26,7 +28,7 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
   const settings = checkSettings(options.rules ?? {});
   const source = typeof bundle === 'string' ? await openBundle(bundle) : bundle;
   try {
-    const context = await inspect(source, options.budget ?? MAX_UNPACKED_BYTES);
+    const { context, directives } = await inspect(source, options.budget ?? MAX_UNPACKED_BYTES);
     const problems: Problem[] = [];
     for (const rule of registry) {
       const setting = settings[rule.id];
@@ -34,7 +36,7 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
       const severity: Severity = setting === 'warn' ? 'warning' : setting === 'error' ? 'error' : rule.severity;
       for (const hit of rule.check(context)) problems.push(toProblem(rule, severity, hit));
     }
-    return summarise(source.location, source.kind, sortProblems(problems));
+    return summarise(source.location, source.kind, sortProblems(withoutSilenced(problems, directives)));
   } finally {
     if (typeof bundle === 'string') await source.close();
   }
@@ -44,12 +46,15 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
  * The single pass over the bundle's content: the manifest first (so it is read even when the
  * budget runs out), then every file in bundle order. A zip's entries are all inflated, because
  * that is the only way to verify their checksums and real sizes; a folder's sizes come from the
- * file system, so its files are read only when a scanner needs their content.
+ * file system, so its files are read only when a scanner needs their content. Each chunk read goes
+ * to every content scanner that accepts the file, so no file is ever read twice.
  */
-async function inspect(source: BundleSource, budget: number): Promise<RuleContext> {
+async function inspect(source: BundleSource, budget: number): Promise<{ context: RuleContext; directives: DisableDirective[] }> {
   const files = source.entries.filter((e) => e.kind === 'file');
   const sizes = new Map<string, number>();
   const unread: string[] = [];
+  const scanned: Finding[] = [];
+  const directives: DisableDirective[] = [];
   let spent = 0;
   let exhausted = false;
 
@@ -63,10 +68,17 @@ async function inspect(source: BundleSource, budget: number): Promise<RuleContex
     }
     const isManifest = entry === located;
     const keep = isManifest ? collector(MANIFEST_MAX_BYTES + 1) : undefined;
+    // The manifest is read before every other file, so scanners see its final state.
+    const sessions = isManifest || !entry.readable ? [] : beginScans(entry, { manifest, files });
     let bytes = entry.declaredSize;
-    if (source.kind === 'zip' || keep) {
-      const result = entry.readable ? await source.read(entry, budget - spent, keep?.sink ?? noop) : { bytes: 0, stoppedAtLimit: false };
+    if (source.kind === 'zip' || keep || sessions.length > 0) {
+      const result = entry.readable ? await source.read(entry, budget - spent, keep?.sink ?? fanOut(sessions)) : { bytes: 0, stoppedAtLimit: false };
       bytes = result.bytes + (result.stoppedAtLimit ? 1 : 0);
+      for (const session of sessions) {
+        const output = session.end(!result.stoppedAtLimit);
+        scanned.push(...output.findings);
+        directives.push(...output.directives);
+      }
     }
     if (isManifest && keep) manifest = parseManifest(keep.bytes(), bytes);
     sizes.set(entry.path, bytes);
@@ -75,8 +87,62 @@ async function inspect(source: BundleSource, budget: number): Promise<RuleContex
     if (spent > budget && source.kind === 'zip') exhausted = true;
   }
   const content: ContentSummary = { sizes, spent, exhausted, unread };
-  const collected: Finding[] = [...source.findings];
-  return { source, files, manifest, content, collected };
+  const collected: Finding[] = [...source.findings, ...scanned, ...unknownDirectiveIds(directives)];
+  return { context: { source, files, manifest, content, collected }, directives };
+}
+
+function beginScans(entry: BundleEntry, context: ScanContext): ScanSession[] {
+  const sessions: ScanSession[] = [];
+  for (const scanner of contentScanners) if (scanner.accepts(entry, context)) sessions.push(scanner.begin(entry, context));
+  return sessions;
+}
+
+function fanOut(sessions: ScanSession[]): (chunk: Buffer) => void {
+  if (sessions.length === 0) return noop;
+  if (sessions.length === 1) {
+    const only = sessions[0]!;
+    return (chunk) => only.write(chunk);
+  }
+  return (chunk) => {
+    for (const session of sessions) session.write(chunk);
+  };
+}
+
+/** A directive naming a rule that does not exist silences nothing: most likely a typo. */
+function unknownDirectiveIds(directives: readonly DisableDirective[]): Finding[] {
+  const ids = registry.map((r) => r.id);
+  const findings: Finding[] = [];
+  for (const directive of directives) {
+    for (const ruleId of directive.ruleIds) {
+      if (ids.includes(ruleId)) continue;
+      const suggestion = nearestName(ruleId, ids);
+      findings.push({
+        ruleId: UNKNOWN_DISABLE_DIRECTIVE,
+        file: directive.file,
+        line: directive.line,
+        column: directive.column,
+        data: { ruleId, ...(suggestion ? { suggestion } : {}) },
+      });
+    }
+  }
+  return findings;
+}
+
+/** Drops the problems that a `pipeline-tool-disable-next-line` comment silences. */
+function withoutSilenced(problems: Problem[], directives: readonly DisableDirective[]): Problem[] {
+  if (directives.length === 0) return problems;
+  const silenced = new Map<string, 'all' | Set<string>>();
+  for (const directive of directives) {
+    const key = `${directive.target}:${directive.file}`;
+    const current = silenced.get(key);
+    if (directive.ruleIds.length === 0 || current === 'all') silenced.set(key, 'all');
+    else silenced.set(key, new Set([...(current ?? []), ...directive.ruleIds]));
+  }
+  return problems.filter((problem) => {
+    if (problem.file === undefined || problem.line === undefined) return true;
+    const rules = silenced.get(`${problem.line}:${problem.file}`);
+    return !(rules === 'all' || rules?.has(problem.ruleId));
+  });
 }
 
 /** A sink that keeps the first `limit` bytes it is given. */

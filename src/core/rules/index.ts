@@ -45,6 +45,19 @@ import archiveCompression from './archive-compression.js';
 import archiveCrcMismatch from './archive-crc-mismatch.js';
 import archiveSizeMismatch from './archive-size-mismatch.js';
 import archiveCorruptData from './archive-corrupt-data.js';
+import dialogCall from './dialog-call.js';
+import browserStorage from './browser-storage.js';
+import unsafeHtml from './unsafe-html.js';
+import bridgeToolType from './bridge-tool-type.js';
+import bridgeUnknownMethod from './bridge-unknown-method.js';
+import bridgeDeprecated from './bridge-deprecated.js';
+import bridgeLiteralRange from './bridge-literal-range.js';
+import referenceMissing from './reference-missing.js';
+import referenceRootAbsolute from './reference-root-absolute.js';
+import referenceInsecure from './reference-insecure.js';
+import referenceRemote from './reference-remote.js';
+import jsonSyntax from './json-syntax.js';
+import unknownDisableDirective from './unknown-disable-directive.js';
 import type { AnyRule } from './rule.js';
 
 export const rules: readonly AnyRule[] = [
@@ -93,6 +106,19 @@ export const rules: readonly AnyRule[] = [
   archiveCrcMismatch,
   archiveSizeMismatch,
   archiveCorruptData,
+  dialogCall,
+  browserStorage,
+  unsafeHtml,
+  bridgeToolType,
+  bridgeUnknownMethod,
+  bridgeDeprecated,
+  bridgeLiteralRange,
+  referenceMissing,
+  referenceRootAbsolute,
+  referenceInsecure,
+  referenceRemote,
+  jsonSyntax,
+  unknownDisableDirective,
 ] as readonly AnyRule[];
 
 export const ruleIds: readonly string[] = rules.map((rule) => rule.id);

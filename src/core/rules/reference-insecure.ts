@@ -1,0 +1,10 @@
+import { andMore } from '../code/wording.js';
+import { defineCollectedRule } from './rule.js';
+
+export default defineCollectedRule<{ reference: string; kind: string; more?: number }>({
+  id: 'reference-insecure',
+  severity: 'error',
+  description: 'A reference uses http:, which the https host blocks as mixed content.',
+  message: (data) =>
+    `"${data.reference}" uses http:, and the platform is served over https, so the browser blocks it as mixed content. Put the file in the bundle and refer to it by a relative path, or use https:.${andMore(data)}`,
+});

@@ -1,0 +1,10 @@
+import { defineCollectedRule } from './rule.js';
+
+export default defineCollectedRule<{ ruleId: string; suggestion?: string }>({
+  id: 'unknown-disable-directive',
+  severity: 'warning',
+  description: 'A pipeline-tool-disable-next-line comment names a rule that does not exist.',
+  message: ({ ruleId, suggestion }) =>
+    `pipeline-tool-disable-next-line names "${ruleId}", which is not a rule, so it silences nothing` +
+    (suggestion ? `; did you mean "${suggestion}"?` : '. Run `pipeline-tool rules` to list them.'),
+});

@@ -1,0 +1,308 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MAX_FINDINGS_PER_RULE } from '../../src/core/code/file-report.js';
+import { HOLD_LIMIT, jsScanner } from '../../src/core/code/js-scanner.js';
+import { at, ids, scanJs, scanWith } from './helpers.js';
+
+describe('the tokenizer never reads code inside comments, strings, templates or regular expressions', () => {
+  const quiet: Record<string, string> = {
+    'line comment': "// alert('x'); localStorage.x = 1; el.innerHTML = y;\n",
+    'block comment': "/* alert('x');\n localStorage.clear();\n el.innerHTML = y; */",
+    'JSDoc comment': "/**\n * @example alert('x')\n */\nfunction f() {}",
+    'single-quoted string': "var s = 'alert(1); localStorage; window.pipeline.quotes.update()';",
+    'double-quoted string': 'var s = "alert(1) \\" alert(2)";',
+    'string with an escaped line break': "var s = 'a\\\nalert(1)';",
+    'template text': 'var t = `alert(1) ${a} localStorage ${b} el.innerHTML = x`;',
+    'nested template text': 'var t = `${`alert(1)`} ${f(`${`confirm()`}`)}`;',
+    'regular expression': 'var r = /alert\\(|localStorage/g;',
+    'regular expression with a class': 'var r = /[/]alert(x)[\\]]/;',
+    'regular expression after a keyword': 'function f(s) { return /alert(1)/.test(s); }',
+    'regular expression after (': 'if (/prompt\\(/.test(s)) go();',
+    'regular expression after a block': 'if (a) { b(); }\n/confirm(x)/.test(s);',
+    'regular expression after if (…)': 'if (ok) /alert(1)/g.exec(s);',
+    'hashbang line': "#!/usr/bin/env node alert('x')\nrun();",
+    'HTML in a string': "var h = '<button onclick=\"alert(1)\">';",
+  };
+  it.each(Object.entries(quiet))('%s', (_name, code) => {
+    expect(scanJs(code)).toEqual([]);
+  });
+
+  it('tells division from a regular expression', () => {
+    // If "/ 2 / alert(" were read as a regular expression, the call would be missed.
+    expect(ids(scanJs('var x = a / 2 / b; alert(x);'))).toEqual(['dialog-call']);
+    expect(ids(scanJs('var x = (a) / 2; alert(x) / 3;'))).toEqual(['dialog-call']);
+    expect(ids(scanJs('var o = {}; var x = o.n / 2; alert(x);'))).toEqual(['dialog-call']);
+    expect(ids(scanJs('x = a++ / 2; alert(x);'))).toEqual(['dialog-call']);
+    expect(ids(scanJs('x = `${a}` / 2; alert(x);'))).toEqual(['dialog-call']);
+    expect(ids(scanJs('x = y.return / 2; alert(x);'))).toEqual(['dialog-call']);
+  });
+
+  it('reads the expressions inside template literals', () => {
+    expect(at(scanJs('var t = `a ${alert(1)} b`;'))).toEqual(['dialog-call@1:14']);
+    expect(ids(scanJs('var t = `${`${localStorage}`}`;'))).toEqual(['browser-storage']);
+    expect(ids(scanJs('var t = `${ {a: 1}.a } ${confirm()}`;'))).toEqual(['dialog-call']);
+  });
+
+  it('recovers after a line break inside a string or a misread regular expression', () => {
+    expect(ids(scanJs("var s = 'unterminated\nalert(1);"))).toEqual(['dialog-call']);
+    expect(ids(scanJs('var x = a\n/b\nalert(1);'))).toEqual(['dialog-call']);
+  });
+});
+
+describe('positions', () => {
+  it('are 1-based lines and columns in characters, not bytes', () => {
+    expect(at(scanJs('\n\n  alert(1);'))).toEqual(['dialog-call@3:3']);
+    expect(at(scanJs('var s = "éé€"; alert(1);'))).toEqual(['dialog-call@1:16']);
+    expect(at(scanJs('/* ü\n ü */ var é = 1; alert(1);'))).toEqual(['dialog-call@2:18']);
+    expect(at(scanJs('var t = `é\né${1}`; alert(1);'))).toEqual(['dialog-call@2:9']);
+  });
+});
+
+describe('the result does not depend on where chunks end', () => {
+  const sample = [
+    '#!/usr/bin/env node',
+    '/* header é */ const p = window.pipeline; // pipeline-tool-disable-next-line unsafe-html',
+    "el.innerHTML = `<b>${name}</b>`; var s = 'it\\'s \"alert(1)\"', r = /[/]confirm(/g, d = a / b / c;",
+    "if (confirm('x')) localStorage.setItem('k', `${v}`);",
+    "p.quotes.update(1); window.pipeline.customer.list(); p.costItems.list({ codes: ['A'] });",
+    "pipeline.quotes.create({ lines: [{ qty: 0, unitPrice: -1, taxRate: 15 }], x: { lineType: 'cost' } });",
+    "pipeline.quotes.addLines([{ qty: 2, unitPrice: 1, taxRate: 0.1, discountPercent: 101, productId: 'g' }]);",
+    'document.write("<p>" + x); el.insertAdjacentHTML("afterend", html); document.cookie = "a=1";',
+    'const é = 1; class A { alert(m) { return m; } } prompt(`${é}`);',
+  ].join('\n');
+  const whole = scanJs(sample);
+
+  it('finds everything in the sample at once', () => {
+    expect(ids(whole).sort()).toEqual(
+      [
+        'bridge-deprecated',
+        'bridge-deprecated',
+        'bridge-deprecated',
+        'bridge-literal-range',
+        'bridge-literal-range',
+        'bridge-literal-range',
+        'bridge-literal-range',
+        'bridge-unknown-method',
+        'bridge-unknown-method',
+        'browser-storage',
+        'browser-storage',
+        'dialog-call',
+        'dialog-call',
+        'unsafe-html',
+        'unsafe-html',
+        'unsafe-html',
+      ].sort(),
+    );
+  });
+
+  it('gives the same findings for any split into chunks', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 12 }), (chunks) => {
+        expect(scanJs(sample, { chunks })).toEqual(whole);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('gives the same findings byte by byte', () => {
+    expect(scanJs(sample, { chunk: 1 })).toEqual(whole);
+  });
+});
+
+describe('dialog-call', () => {
+  it('finds bare and window-qualified calls, not other objects\' methods', () => {
+    expect(ids(scanJs("alert('a'); window.confirm('b'); globalThis.prompt('c'); modal.alert('d');"))).toEqual([
+      'dialog-call',
+      'dialog-call',
+      'dialog-call',
+    ]);
+  });
+  it('ignores method definitions and names the file declares itself', () => {
+    expect(scanJs('const o = { confirm(x) { return x; } }; class A { async alert() {} }')).toEqual([]);
+    expect(scanJs('alert(1); function alert(m) { show(m); }')).toEqual([]);
+    expect(scanJs('var prompt = makePrompt(); prompt(1);')).toEqual([]);
+  });
+  it('sees a call as the last token of the file', () => {
+    expect(ids(scanJs('alert(1)'))).toEqual(['dialog-call']);
+  });
+});
+
+describe('browser-storage', () => {
+  it('finds each storage API', () => {
+    const found = scanJs('localStorage.a; sessionStorage.b; indexedDB.open("x"); document.cookie; window.localStorage; typeof indexedDB;');
+    expect(found.map((h) => h.data.api)).toEqual(['localStorage', 'sessionStorage', 'indexedDB', 'document.cookie', 'localStorage', 'indexedDB']);
+  });
+  it('is silent for object keys and other objects\' properties', () => {
+    expect(scanJs('const o = { localStorage: 1, "sessionStorage": 2 }; a.indexedDB; a.cookie;')).toEqual([]);
+  });
+  it('keeps at most a hundred findings per rule and file, and says how many more there were', () => {
+    const found = scanJs('localStorage.x;\n'.repeat(MAX_FINDINGS_PER_RULE + 5));
+    expect(found).toHaveLength(MAX_FINDINGS_PER_RULE);
+    expect(found.at(-1)!.data.more).toBe(5);
+  });
+});
+
+describe('unsafe-html', () => {
+  it.each([
+    ['el.innerHTML = html;', 'innerHTML'],
+    ["el.innerHTML += '<li>' + item + '</li>';", 'innerHTML'],
+    ['el.outerHTML = `<p>${x}</p>`;', 'outerHTML'],
+    ["el.insertAdjacentHTML('beforeend', row);", 'insertAdjacentHTML'],
+    ["el.insertAdjacentHTML('beforeend', `<td>${v}</td>`);", 'insertAdjacentHTML'],
+    ['document.write(html);', 'document.write'],
+    ["document.writeln('<p>', name);", 'document.writeln'],
+    ["window.document.write('<p>' + x);", 'document.write'],
+    ['el.innerHTML = sanitize(x);', 'innerHTML'],
+  ])('%s', (code, sink) => {
+    const found = scanJs(code);
+    expect(ids(found)).toEqual(['unsafe-html']);
+    expect(found[0]!.data.sink).toBe(sink);
+  });
+
+  it.each([
+    "el.innerHTML = '';",
+    'el.innerHTML = "<p>Loading</p>"',
+    'el.innerHTML = `<p>static</p>`;',
+    "el.innerHTML = ''\nnext();",
+    "el.insertAdjacentHTML(pos, '<hr>');",
+    "document.write('<p>a</p>', '<p>b</p>');",
+    'const h = el.innerHTML;',
+    'if (el.innerHTML == x) {}',
+    "writer.write('x' + y);",
+  ])('silent: %s', (code) => {
+    expect(scanJs(code)).toEqual([]);
+  });
+});
+
+describe('bridge-unknown-method', () => {
+  it('suggests the nearest real method', () => {
+    const found = scanJs('window.pipeline.customer.list(); pipeline.quotes.addLine([]); window.pipeline.addLines([]);');
+    expect(found.map((h) => [h.data.method, h.data.suggestion])).toEqual([
+      ['customer.list', 'customers.list'],
+      ['addLines', 'quotes.addLines'],
+      ['quotes.addLine', 'quotes.addLines'],
+    ]);
+  });
+
+  it('follows roots: window, globalThis, aliases, optional chaining', () => {
+    const code = [
+      'globalThis.pipeline.quotes.remove();',
+      'window.pipeline?.quotes?.remove?.();',
+      'const p = window.pipeline; p.quotes.remove();',
+      'var q = pipeline.quotes, r = 1; q.remove();',
+    ].join('\n');
+    expect(at(scanJs(code))).toEqual([
+      'bridge-unknown-method@1:1',
+      'bridge-unknown-method@2:1',
+      'bridge-unknown-method@3:28',
+      'bridge-unknown-method@4:33',
+    ]);
+  });
+
+  it('lists the methods of a namespace that is called', () => {
+    expect(scanJs('window.pipeline.settings("x");')[0]!.data).toMatchObject({ method: 'settings', methods: ['settings.get', 'settings.set'] });
+  });
+
+  it('leaves a variable named pipeline alone unless it looks like the bridge', () => {
+    expect(scanJs('function run(pipeline) { pipeline.steps.push(1); pipeline.get(1); }')).toEqual([]);
+    expect(scanJs('const pipeline = []; pipeline.quotes.update();')).toEqual([]);
+    expect(ids(scanJs('const pipeline = window.pipeline; pipeline.quotes.update();'))).toEqual(['bridge-unknown-method']);
+  });
+
+  it('does not report methods that exist, feature tests, or version', () => {
+    const code = [
+      'pipeline.context.get(); pipeline.customers.list({ page: 1 }); pipeline.products.list();',
+      'pipeline.taskTemplates.list(); pipeline.jobCostTemplates.list(); pipeline.jobs.list();',
+      'pipeline.quotes.list(); pipeline.settings.get("a"); pipeline.settings.set("a", 1);',
+      'if (pipeline.quotes.addSections) {} const v = pipeline.version.split(".");',
+    ].join('\n');
+    expect(scanJs(code)).toEqual([]);
+  });
+});
+
+describe('bridge-tool-type', () => {
+  it('reports addLines and addSections in a standalone tool, or one without a type', () => {
+    const code = 'pipeline.quotes.addLines([]); pipeline.quotes.addSections([]);';
+    expect(ids(scanJs(code, { type: 'standalone' }))).toEqual(['bridge-tool-type', 'bridge-tool-type']);
+    expect(scanJs(code, { type: null })[0]!.data).toMatchObject({ toolType: 'standalone', declared: false });
+    expect(scanJs(code, { type: 'quoting_extension' })).toEqual([]);
+    expect(scanJs('pipeline.quotes.create({});', { type: 'standalone' })).toEqual([]);
+  });
+});
+
+describe('bridge-deprecated', () => {
+  it('names the replacement', () => {
+    const found = scanJs(
+      "pipeline.costItems.list(); const l = { lineType: 'cost', qty: 1 }; l.lineType = 'cost'; pipeline.quotes.addLines([{ productId: id, qty: 1, unitPrice: 2, taxRate: 0 }]);",
+    );
+    expect(found.map((h) => h.data.use)).toEqual(['costItems.list', "lineType: 'cost'", "lineType: 'cost'", 'productId']);
+  });
+
+  it('takes productId for an add-line record only in addLines or in an object shaped like one', () => {
+    expect(ids(scanJs("lines.push({ productId: p.id, qty: 1, unitPrice: 5, taxRate: 0.15 });"))).toEqual(['bridge-deprecated']);
+    expect(scanJs('const row = { productId: p.id, qty: 1 };')).toEqual([]);
+    expect(scanJs('pipeline.quotes.create({ lines: [{ productId: x, qty: 1, unitPrice: 1, taxRate: 0 }] });')).toEqual([]);
+  });
+});
+
+describe('bridge-literal-range', () => {
+  const create = (line: string) => `pipeline.quotes.create({ customerName: 'A', upsertByEmail: false, lines: [${line}] });`;
+  it.each([
+    ['{ qty: 0, unitPrice: 1, taxRate: 0.1 }', 'qty', 0],
+    ['{ qty: 10001, unitPrice: 1, taxRate: 0.1 }', 'qty', 10001],
+    ['{ qty: 1, unitPrice: -5, taxRate: 0.1 }', 'unitPrice', -5],
+    ['{ qty: 1, unitPrice: 1e7, taxRate: 0.1 }', 'unitPrice', 1e7],
+    ['{ qty: 1, unitPrice: 1, taxRate: 15 }', 'taxRate', 15],
+    ['{ qty: 1, "unitPrice": 2_000_000, taxRate: 0 }', 'unitPrice', 2_000_000],
+  ])('quotes.create with %s', (line, field, value) => {
+    expect(scanJs(create(line)).map((h) => [h.data.field, h.data.value])).toEqual([[field, value]]);
+  });
+
+  it('counts the lines of a lines array literal', () => {
+    const many = Array.from({ length: 201 }, () => '{ qty: 1, unitPrice: 1, taxRate: 0 }').join(', ');
+    expect(scanJs(create(many)).map((h) => [h.data.field, h.data.value])).toEqual([['lines', 201]]);
+    const limit = Array.from({ length: 200 }, () => '{ qty: 1, unitPrice: 1, taxRate: 0 }').join(',\n');
+    expect(scanJs(create(`${limit},`))).toEqual([]);
+    expect(scanJs("pipeline.quotes.create({ lines: [] });").map((h) => h.data.value)).toEqual([0]);
+    expect(scanJs('pipeline.quotes.create({ lines: [...many, extra] });')).toEqual([]);
+  });
+
+  it('checks addLines records, and discountPercent in records built elsewhere', () => {
+    expect(scanJs('pipeline.quotes.addLines([{ qty: -1, unitPrice: -2, taxRate: -0.1, discountPercent: 120 }]);').map((h) => h.data.field)).toEqual([
+      'qty',
+      'unitPrice',
+      'taxRate',
+      'discountPercent',
+    ]);
+    expect(ids(scanJs('lines.push({ qty: 2, unitPrice: 9, taxRate: 15, discountPercent: -5 });'))).toEqual(['bridge-literal-range']);
+    expect(scanJs('pipeline.quotes.addLines([{ qty: 2, unitPrice: 9, taxRate: 15, discountPercent: 100 }]);')).toEqual([]);
+  });
+
+  it('only looks at whole literals', () => {
+    expect(scanJs(create('{ qty: 0.5 * n, unitPrice: x ? -1 : 1, taxRate: rate }'))).toEqual([]);
+  });
+});
+
+describe('the trigger-word gate', () => {
+  it('does not tokenize a file without any of the names the checks need', () => {
+    // Unbalanced and unterminated on purpose: it would still give nothing, but it is never read.
+    expect(scanJs('var writer = a.writeFile(`x'.repeat(10))).toEqual([]);
+  });
+
+  it('finds a trigger cut in two by a chunk boundary', () => {
+    const code = `${'x = 1;'.repeat(20)}localStorage.a = 1;`;
+    for (let cut = 1; cut < 140; cut++) expect(ids(scanJs(code, { chunks: [cut, 1000] })), `cut at ${cut}`).toEqual(['browser-storage']);
+  });
+
+  it('tokenizes from the start when a trigger only comes late in a file', () => {
+    const code = `/*${' '.repeat(100_000)}\nalert(1) */ var s = "${'y'.repeat(50_000)}"; confirm(1);`;
+    expect(at(scanJs(code, { chunk: 4096 }))).toEqual(['dialog-call@2:50025']);
+  });
+
+  it('stops holding chunks past its limit and still finds everything', () => {
+    const filler = Buffer.alloc(HOLD_LIMIT + 1024, 0x20);
+    const tail = Buffer.from('\nalert(1);');
+    const output = scanWith(jsScanner, 'big.js', Buffer.concat([filler, tail]), { chunk: 1 << 20 });
+    expect(output.findings.map((f) => `${f.ruleId}@${f.line}:${f.column}`)).toEqual(['dialog-call@2:1']);
+  });
+});

@@ -1,0 +1,185 @@
+/**
+ * For every code-check rule: a bundle that breaks it and a near-identical one that does not, plus
+ * bundles where the rule's words appear only where they do nothing (a comment, a string, a
+ * template's text, a regular expression, an HTML comment…), which must stay silent. Each bundle is
+ * the clean tool of test/helpers/bundles.ts with these files added or replaced. The registry
+ * meta-test (test/validate/rules.test.ts) reads the ids of this table.
+ */
+export interface Variant {
+  files: Record<string, string>;
+  /** Tool type written in the manifest (default: the clean tool's quoting_extension). */
+  type?: string;
+}
+
+export interface CodeRuleCase {
+  bad: Variant;
+  good: Variant;
+  /** Part of the finding's data that must match. */
+  data?: Record<string, unknown>;
+  /** Where the finding must point. */
+  at?: { file: string; line: number; column: number };
+  falsePositives: Record<string, Variant>;
+}
+
+const js = (code: string, type?: string): Variant => ({ files: { 'app.js': code }, ...(type ? { type } : {}) });
+const page = (body: string, extra: Record<string, string> = {}): Variant => ({
+  files: { 'index.html': `<!doctype html>\n<html><head><link rel="stylesheet" href="styles.css"></head>\n<body>\n${body}\n<script src="app.js"></script></body></html>\n`, ...extra },
+});
+const PAGE_BODY_LINE = 4;
+
+export const codeRuleCases: Record<string, CodeRuleCase> = {
+  'dialog-call': {
+    bad: js("document.body.append('ready');\nif (confirm('Delete this line?')) removeLine();\n"),
+    good: js("document.body.append('ready');\nshowBanner('Delete this line?', removeLine);\n"),
+    data: { name: 'confirm' },
+    at: { file: 'app.js', line: 2, column: 5 },
+    falsePositives: {
+      'line comment': js("// confirm('Delete?') was replaced by the banner\nshowBanner();\n"),
+      'block comment': js('/* alert("saved") */ showBanner();\n'),
+      string: js('const help = "calling alert(\'x\') does nothing";\n'),
+      'template text': js('const tip = `prompt(${name}) is ignored`;\n'),
+      'regular expression': js('const re = /alert\\(/g; const x = a / confirm / b;\n'),
+      'method of another object': js("dialog.confirm('x');\nclass Modal { alert(text) { return text; } }\n"),
+      'declared by the tool': js("function alert(text) { banner(text); }\nalert('Saved');\n"),
+      'HTML comment': page('<!-- <button onclick="alert(1)">Old</button> -->'),
+      'inline script string': page('<script>const s = "alert(1)";</script>'),
+    },
+  },
+  'browser-storage': {
+    bad: js("const saved = localStorage.getItem('rate');\n"),
+    good: js("const saved = await window.pipeline.settings.get('rate');\n"),
+    data: { api: 'localStorage' },
+    at: { file: 'app.js', line: 1, column: 15 },
+    falsePositives: {
+      'line comment': js('// localStorage is not dependable here\n'),
+      'block comment': js('/* document.cookie */\n'),
+      string: js("const key = 'localStorage';\n"),
+      'template text': js('const note = `sessionStorage ${x}`;\n'),
+      'object key': js('const flags = { localStorage: false, indexedDB: false };\n'),
+      'property of another object': js('config.localStorage = true;\n'),
+    },
+  },
+  'unsafe-html': {
+    bad: js('el.innerHTML = `<b>${customer.name}</b>`;\n'),
+    good: js("el.textContent = customer.name;\nel.innerHTML = '<b>Total</b>';\nel.insertAdjacentHTML('beforeend', '<hr>');\n"),
+    data: { sink: 'innerHTML' },
+    at: { file: 'app.js', line: 1, column: 4 },
+    falsePositives: {
+      'line comment': js('// el.innerHTML = html;\n'),
+      string: js("const doc = 'el.innerHTML = html';\n"),
+      'read, not written': js("const html = el.innerHTML;\nif (el.outerHTML === '') reset();\n"),
+      'template without values': js('el.innerHTML = `<p>Loading…</p>`;\n'),
+    },
+  },
+  'bridge-tool-type': {
+    bad: js('await window.pipeline.quotes.addLines([{ qty: 1, unitPrice: 5, taxRate: 0.15 }]);\n', 'standalone'),
+    good: js('await window.pipeline.quotes.addLines([{ qty: 1, unitPrice: 5, taxRate: 0.15 }]);\n', 'quoting_extension'),
+    data: { method: 'quotes.addLines', toolType: 'standalone' },
+    at: { file: 'app.js', line: 1, column: 7 },
+    falsePositives: {
+      'line comment': js('// window.pipeline.quotes.addLines(lines) needs a quoting extension\n', 'standalone'),
+      string: js("const doc = 'pipeline.quotes.addSections(sections)';\n", 'standalone'),
+      'feature test without a call': js('const canAdd = Boolean(window.pipeline?.quotes.addSections);\n', 'standalone'),
+    },
+  },
+  'bridge-unknown-method': {
+    bad: js('await window.pipeline.quotes.update(id, lines);\n'),
+    good: js('await window.pipeline.quotes.create(request);\n'),
+    data: { method: 'quotes.update' },
+    at: { file: 'app.js', line: 1, column: 7 },
+    falsePositives: {
+      'a library variable named pipeline': js('const pipeline = createPipeline();\npipeline.stages.forEach(run);\n'),
+      'a property named pipeline': js('this.pipeline.quotes.update();\n'),
+      string: js("log('pipeline.quotes.update is gone');\n"),
+      'template text': js('log(`pipeline.customer.list(${x})`);\n'),
+    },
+  },
+  'bridge-deprecated': {
+    bad: js('const items = await window.pipeline.costItems.list();\n'),
+    good: js('const items = await window.pipeline.jobCostTemplates.list();\n'),
+    data: { use: 'costItems.list', replacement: 'jobCostTemplates.list' },
+    at: { file: 'app.js', line: 1, column: 21 },
+    falsePositives: {
+      'block comment': js('/* pipeline.costItems.list() */\n'),
+      string: js('const old = "lineType: \'cost\'";\n'),
+      'the current line type': js("lines.push({ lineType: 'jobcost', qty: 1, unitPrice: 5, taxRate: 0.15 });\n"),
+      'productId in the tool\'s own records': js('const row = { productId: p.id, name: p.name };\n'),
+    },
+  },
+  'bridge-literal-range': {
+    bad: js("await pipeline.quotes.create({\n  customerName: 'A',\n  upsertByEmail: false,\n  lines: [{ qty: 1, unitPrice: 10, taxRate: 15 }],\n});\n"),
+    good: js("await pipeline.quotes.create({\n  customerName: 'A',\n  upsertByEmail: false,\n  lines: [{ qty: 1, unitPrice: 10, taxRate: 0.15 }],\n});\n"),
+    data: { method: 'quotes.create', field: 'taxRate', value: 15 },
+    at: { file: 'app.js', line: 4, column: 36 },
+    falsePositives: {
+      'percentage where addLines accepts it': js('await pipeline.quotes.addLines([{ qty: 1, unitPrice: 10, taxRate: 15 }]);\n'),
+      'unrelated object': js('const empty = { qty: 0, discountPercent: 150 };\n'),
+      comment: js('// pipeline.quotes.create({ lines: [{ qty: 0 }] })\n'),
+      'computed value': js('await pipeline.quotes.create({ lines: [{ qty: 0 + n, unitPrice: 1, taxRate: 0.1 }] });\n'),
+    },
+  },
+  'reference-missing': {
+    bad: page('<img src="img/Logo.png" alt="">', { 'img/logo.png': 'png' }),
+    good: page('<img src="img/logo.png" alt="">', { 'img/logo.png': 'png' }),
+    data: { reference: 'img/Logo.png', sameLetters: 'img/logo.png' },
+    at: { file: 'index.html', line: PAGE_BODY_LINE, column: 11 },
+    falsePositives: {
+      'HTML comment': page('<!-- <script src="old.js"></script> -->'),
+      'string in a script': page('<script>const tpl = \'<img src="missing.png">\';</script>'),
+      'template script': page('<script type="text/template"><img src="{{logo}}"></script>'),
+      'fragment and data URLs': page('<a href="#top">Top</a><img src="data:image/png;base64,AAAA" alt="">'),
+      'CSS comment': { files: { 'styles.css': '/* background: url(missing.png); */\nbody { color: red; }\n' } },
+    },
+  },
+  'reference-root-absolute': {
+    bad: page('<script src="/lib.js"></script>', { 'lib.js': '' }),
+    good: page('<script src="lib.js"></script>', { 'lib.js': '' }),
+    data: { reference: '/lib.js', suggestion: 'lib.js' },
+    at: { file: 'index.html', line: PAGE_BODY_LINE, column: 14 },
+    falsePositives: {
+      'HTML comment': page('<!-- <script src="/lib.js"></script> -->'),
+      'protocol-relative is another rule': page('<img src="//example.com/a.png" alt="">'),
+    },
+  },
+  'reference-insecure': {
+    bad: page('<img src="http://example.com/logo.png" alt="">'),
+    good: page('<img src="img/logo.png" alt="">', { 'img/logo.png': 'png' }),
+    data: { reference: 'http://example.com/logo.png' },
+    at: { file: 'index.html', line: PAGE_BODY_LINE, column: 11 },
+    falsePositives: {
+      'HTML comment': page('<!-- <img src="http://example.com/logo.png"> -->'),
+      'text of the page': page('<p>See http://example.com for help.</p>'),
+      'string in a script': page('<script>const u = "http://example.com/a.js";</script>'),
+    },
+  },
+  'reference-remote': {
+    bad: page('<script src="https://cdn.example.com/chart.js"></script>'),
+    good: page('<script src="vendor/chart.js"></script>', { 'vendor/chart.js': '' }),
+    data: { reference: 'https://cdn.example.com/chart.js', kind: 'script' },
+    at: { file: 'index.html', line: PAGE_BODY_LINE, column: 14 },
+    falsePositives: {
+      'a link': page('<a href="https://example.com/help" target="_blank">Help</a>'),
+      'an image': page('<img src="https://example.com/logo.png" alt="">'),
+      preconnect: page('<link rel="preconnect" href="https://fonts.gstatic.com">'),
+      'HTML comment': page('<!-- <script src="https://cdn.example.com/chart.js"></script> -->'),
+    },
+  },
+  'json-syntax': {
+    bad: { files: { 'data/rates.json': '{\n  "gst": 0.15,\n}\n' } },
+    good: { files: { 'data/rates.json': '{\n  "gst": 0.15\n}\n' } },
+    at: { file: 'data/rates.json', line: 3, column: 1 },
+    falsePositives: {
+      'byte-order mark': { files: { 'data/rates.json': '\ufeff{"gst": 0.15}' } },
+      'JSON with awkward but valid content': { files: { 'data/rates.json': '[-0.5e-3, "\\u00e9\\n", {"a": [[], {}]}, true, null]' } },
+    },
+  },
+  'unknown-disable-directive': {
+    bad: js("// pipeline-tool-disable-next-line dialog-calls\nalert('x');\n"),
+    good: js("// pipeline-tool-disable-next-line dialog-call\nalert('x');\n"),
+    data: { ruleId: 'dialog-calls', suggestion: 'dialog-call' },
+    at: { file: 'app.js', line: 1, column: 1 },
+    falsePositives: {
+      'directive-like text in a string': js('const s = "// pipeline-tool-disable-next-line nonsense";\n'),
+    },
+  },
+};

@@ -1,0 +1,43 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { TRIGGER_WORDS, TriggerSearch } from '../../src/core/code/trigger.js';
+
+/** The same question asked with a regular expression, as the reference. */
+const REFERENCE = new RegExp(`${TRIGGER_WORDS.filter((w) => w !== 'write').join('|')}|write(?:ln)?(?![\\w$\\u0080-\\uffff])`);
+
+function found(text: string, chunks: number[] = [text.length || 1]): boolean {
+  const search = new TriggerSearch();
+  const bytes = Buffer.from(text, 'latin1');
+  let offset = 0;
+  for (let k = 0; offset < bytes.length; k++) {
+    const size = chunks[k % chunks.length]!;
+    if (search.found(bytes.subarray(offset, offset + size))) return true;
+    offset += size;
+  }
+  return false;
+}
+
+describe('the trigger search', () => {
+  it.each(TRIGGER_WORDS)('finds %s', (word) => {
+    expect(found(`x=1;a.${word}(2)`)).toBe(true);
+  });
+
+  it('takes write only as a whole name', () => {
+    expect(found('a.writer(1); b.writeFile(); rewrites')).toBe(false);
+    expect(found('document.write(1)')).toBe(true);
+    expect(found('document.writeln(1)')).toBe(true);
+    expect(found('a.writelns')).toBe(false);
+  });
+
+  it('agrees with a regular expression, however the bytes are cut', () => {
+    const alphabet = fc.constantFrom(...'pipelinealertconfirmpromptStorageindexedDBcookieHTMLwritelnlineTypeproductIddiscountPercent .(_$x'.split(''));
+    fc.assert(
+      fc.property(fc.array(alphabet, { maxLength: 60 }).map((a) => a.join('')), fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 5 }), (text, chunks) => {
+        expect(found(text)).toBe(REFERENCE.test(text));
+        // At a chunk's end `write` counts as a trigger when unsure, so a cut may only add matches.
+        if (REFERENCE.test(text)) expect(found(text, chunks)).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
