@@ -13,14 +13,22 @@ interface FolderEntry extends BundleEntry {
   readonly absolute: Buffer;
 }
 
+export interface FolderSourceOptions {
+  /**
+   * Whether to walk into a folder, given its path (ending in "/"). A folder not walked into is still
+   * listed; `pack` uses this to skip node_modules and .git instead of reading thousands of names.
+   */
+  descend?: (directoryPath: string) => boolean;
+}
+
 /**
  * Opens a folder as a bundle. Symbolic links and special files are listed (rules report them) but
  * never followed or read, so nothing outside the folder is ever touched.
  */
-export async function openFolderSource(root: string): Promise<BundleSource> {
+export async function openFolderSource(root: string, options: FolderSourceOptions = {}): Promise<BundleSource> {
   const entries: FolderEntry[] = [];
   const findings: Finding[] = [];
-  await walk(Buffer.from(path.resolve(root)), '', entries, findings);
+  await walk(Buffer.from(path.resolve(root)), '', entries, findings, options.descend ?? (() => true));
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return {
     kind: 'folder',
@@ -32,7 +40,13 @@ export async function openFolderSource(root: string): Promise<BundleSource> {
   };
 }
 
-async function walk(absolute: Buffer, relative: string, entries: FolderEntry[], findings: Finding[]): Promise<void> {
+async function walk(
+  absolute: Buffer,
+  relative: string,
+  entries: FolderEntry[],
+  findings: Finding[],
+  descend: (directoryPath: string) => boolean,
+): Promise<void> {
   const children = await readdir(absolute, { withFileTypes: true, encoding: 'buffer' });
   for (const child of children) {
     const nameBytes = child.name as unknown as Buffer;
@@ -48,7 +62,7 @@ async function walk(absolute: Buffer, relative: string, entries: FolderEntry[], 
     const entryPath = relative + name + (kind === 'directory' ? '/' : '');
     const size = kind === 'file' ? (await lstat(childAbsolute)).size : 0;
     entries.push({ path: entryPath, kind, declaredSize: size, readable: kind === 'file', absolute: childAbsolute });
-    if (kind === 'directory') await walk(childAbsolute, entryPath, entries, findings);
+    if (kind === 'directory' && descend(entryPath)) await walk(childAbsolute, entryPath, entries, findings, descend);
   }
 }
 

@@ -1,0 +1,46 @@
+import { Option, type Command } from 'commander';
+import { formatNames } from '../../formatters/names.js';
+import type { CommandContext } from '../../main.js';
+
+export interface PackFlags {
+  out?: string;
+  force?: boolean;
+  dryRun?: boolean;
+  format: string;
+  quiet?: boolean;
+}
+
+export function registerPack(program: Command, context: CommandContext): void {
+  program
+    .command('pack')
+    .description('build the marketplace zip from a tool folder; it is checked with the validate rules before it is kept')
+    .argument('[dir]', 'the tool folder, holding manifest.json', '.')
+    .option('-o, --out <path>', 'the zip to write, or a folder for <shortName>-<version>.zip (default: the current folder)')
+    .option('--force', 'replace an existing file at the destination')
+    .option('--dry-run', 'list every file that would go in and every one left out, with the reason; write nothing')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(formatNames).default('text'))
+    .option('-q, --quiet', 'no progress, and report errors only')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ pipeline-tool pack                      pack the folder you stand in
+  $ pipeline-tool pack dist -o out/         pack the build output, write the zip into out/
+  $ pipeline-tool pack --dry-run            what would go in, what stays out, and why
+  $ pipeline-tool pack dist --format json   a result for CI scripts
+
+What stays out: dot-files and dot-folders, node_modules, OS debris (__MACOSX, Thumbs.db),
+source maps, project files (package.json, lockfiles, tsconfig), symbolic links, files of types the
+marketplace refuses, and whatever .pipelineignore (gitignore syntax) excludes.
+Entries carry SOURCE_DATE_EPOCH as their time when it is set, 1980-01-01 otherwise, so the same
+files always give the same zip.
+
+Exit codes: 0 written (or, with --dry-run, the files pass), 1 problems found and nothing written,
+2 could not run (bad flags, missing folder, the destination exists without --force),
+130 interrupted (Ctrl-C; 143 for SIGTERM): nothing is left behind.`,
+    )
+    .action(async (dir: string, flags: PackFlags) => {
+      const { runPack } = await import('./run.js');
+      context.setExitCode(await runPack(dir, flags, context.io));
+    });
+}

@@ -1,0 +1,25 @@
+import type { PackResult } from '../../../core/pack/pack-folder.js';
+import { formatJson } from '../../formatters/json.js';
+import { measures, type PackOutputOptions } from './limits.js';
+
+/**
+ * The JSON result of `pack`. Stable: fields may be added, never renamed or removed. `report` is
+ * exactly what `validate --format json` prints for the same problems.
+ */
+export function formatPackJson(result: PackResult, options: PackOutputOptions): string {
+  const document = {
+    ok: result.ok,
+    dryRun: result.dryRun,
+    written: result.written,
+    folder: result.folder,
+    output: result.outputPath,
+    existed: result.existed,
+    sha256: result.sha256 ?? null,
+    limits: measures(result),
+    stage: result.stage,
+    included: result.included,
+    excluded: result.excluded,
+    report: JSON.parse(formatJson(result.report, options)) as unknown,
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}

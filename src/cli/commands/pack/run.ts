@@ -1,0 +1,141 @@
+import { packFolder, type PackProgress } from '../../../core/pack/pack-folder.js';
+import { UsageError } from '../../errors.js';
+import { EXIT } from '../../exit-codes.js';
+import { loadFormatter } from '../../formatters/index.js';
+import { useColour, type CliIo } from '../../io.js';
+import type { PackFlags } from './command.js';
+import type { PackOutputOptions } from './limits.js';
+
+/** Shell convention for a run ended by a signal: 128 + the signal's number. */
+const EXIT_ON_SIGNAL: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143 };
+
+/** In a log (no terminal), a step is mentioned only once it has taken this long. */
+const QUIET_STEP_MS = 1000;
+
+export async function runPack(dir: string, flags: PackFlags, io: CliIo): Promise<number> {
+  const formatter = await loadFormatter(flags.format);
+  if (!formatter) throw new UsageError(`unknown format "${flags.format}".`);
+  const timestamp = parseSourceDateEpoch(io.env['SOURCE_DATE_EPOCH']);
+  const controller = new AbortController();
+  let interruptedBy: NodeJS.Signals | undefined;
+  const releaseSignals = trapSignals((signal) => {
+    interruptedBy = signal;
+    controller.abort();
+  });
+  const progress = await startProgress(io, flags, dir);
+  try {
+    const result = await packFolder(dir, {
+      cwd: io.cwd,
+      ...(flags.out !== undefined ? { out: flags.out } : {}),
+      force: flags.force ?? false,
+      dryRun: flags.dryRun ?? false,
+      ...(timestamp ? { timestamp } : {}),
+      signal: controller.signal,
+      onProgress: progress.update,
+    });
+    progress.stop();
+    const options: PackOutputOptions = { colour: useColour(io, io.stdoutIsTTY), quiet: flags.quiet ?? false, cwd: io.cwd, folder: dir };
+    if (flags.format === 'json') {
+      const { formatPackJson } = await import('./format-json.js');
+      io.stdout(formatPackJson(result, options));
+    } else {
+      const { formatPackText } = await import('./format-text.js');
+      const visible = result.report.problems.filter((problem) => !flags.quiet || problem.severity === 'error');
+      if (visible.length > 0) io.stdout(`${formatter(result.report, options)}\n`);
+      io.stdout(formatPackText(result, options));
+    }
+    return result.ok ? EXIT.ok : EXIT.problems;
+  } catch (error) {
+    progress.stop();
+    if (interruptedBy) {
+      io.stderr('pipeline-tool: pack interrupted; nothing was written.\n');
+      return EXIT_ON_SIGNAL[interruptedBy] ?? EXIT.failure;
+    }
+    throw error;
+  } finally {
+    releaseSignals();
+  }
+}
+
+/**
+ * SOURCE_DATE_EPOCH (reproducible-builds.org): whole seconds since 1970, UTC. A value that is set
+ * but malformed is refused rather than ignored, since ignoring it would quietly change the zip.
+ */
+export function parseSourceDateEpoch(value: string | undefined): Date | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^\d+$/.test(value.trim())) {
+    throw new UsageError(`SOURCE_DATE_EPOCH must be a whole number of seconds since 1970-01-01 UTC, not "${value}".`);
+  }
+  const date = new Date(Number(value.trim()) * 1000);
+  if (!Number.isFinite(date.getTime())) throw new UsageError(`SOURCE_DATE_EPOCH is too large for a date: "${value}".`);
+  return date;
+}
+
+/**
+ * The first SIGINT or SIGTERM asks the pack to stop (it removes its temporary file at once); a
+ * second one ends the process on the spot, for a pack that does not stop fast enough.
+ */
+function trapSignals(onSignal: (signal: NodeJS.Signals) => void): () => void {
+  let received = false;
+  const handler = (signal: NodeJS.Signals) => {
+    if (received) process.exit(EXIT_ON_SIGNAL[signal] ?? EXIT.failure);
+    received = true;
+    onSignal(signal);
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return () => {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  };
+}
+
+interface Progress {
+  update: (progress: PackProgress) => void;
+  stop: () => void;
+}
+
+function describe(progress: PackProgress, dir: string): string {
+  switch (progress.step) {
+    case 'select':
+      return `selecting the files in ${dir}`;
+    case 'check-files':
+      return `checking ${progress.files} files`;
+    case 'compress':
+      return `compressing: ${progress.done} of ${progress.total} files`;
+    case 'check-zip':
+      return 'checking the zip';
+  }
+}
+
+/**
+ * A spinner on an interactive terminal; in a log, a plain line for a step only when it is slow, so
+ * a normal pack in CI prints nothing but its result. JSON and --quiet mean no progress at all.
+ */
+async function startProgress(io: CliIo, flags: PackFlags, dir: string): Promise<Progress> {
+  if (flags.quiet || flags.format === 'json') return { update: () => {}, stop: () => {} };
+  // A pseudo-terminal without a size (`script`, `docker run -t`) reports 0 columns, on which ora
+  // loops forever clearing lines; plain lines do there.
+  if (io.stderrIsTTY && (process.stderr.columns ?? 80) > 0) {
+    const { default: ora } = await import('ora');
+    const spinner = ora({ stream: process.stderr, discardStdin: false }).start('packing');
+    return {
+      update: (progress) => (spinner.text = describe(progress, dir)),
+      stop: () => spinner.stop(),
+    };
+  }
+  let timer: NodeJS.Timeout | undefined;
+  let step: PackProgress['step'] | undefined;
+  let latest = '';
+  return {
+    update: (progress) => {
+      latest = describe(progress, dir);
+      if (progress.step === step) return;
+      step = progress.step;
+      clearTimeout(timer);
+      timer = setTimeout(() => io.stderr(`pipeline-tool: ${latest}…\n`), QUIET_STEP_MS);
+      timer.unref();
+    },
+    stop: () => clearTimeout(timer),
+  };
+}

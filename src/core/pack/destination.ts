@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import { link, lstat, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { UsageError } from '../errors.js';
+
+/** Keeps letters, digits, dot, dash and underscore; anything else becomes one dash. */
+export function safeFileName(text: string): string {
+  return text
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[.-]+/, '') // no hidden file, nothing that reads like a flag
+    .replace(/[.-]+$/, '');
+}
+
+/**
+ * `<shortName>-<version>.zip`, made safe for every file system. Without a usable short name and
+ * version (the manifest is missing or broken), the folder's name stands in; never empty.
+ */
+export function defaultZipName(shortName: string | undefined, version: string | undefined, folderName: string): string {
+  const fallback = safeFileName(folderName) || 'tool';
+  const short = shortName === undefined ? '' : safeFileName(shortName);
+  const safeVersion = version === undefined ? '' : safeFileName(version);
+  if (shortName === undefined || safeVersion === '') return `${fallback}.zip`;
+  return `${short || fallback}-${safeVersion}.zip`;
+}
+
+/**
+ * Where the zip goes. No `out`: the default name in `cwd`. An existing folder, or a path ending in
+ * a slash: the default name inside it. Anything else is the file to write.
+ */
+export async function resolveDestination(out: string | undefined, defaultName: string, cwd: string): Promise<string> {
+  if (out === undefined || out === '') return path.join(cwd, defaultName);
+  const resolved = path.resolve(cwd, out);
+  if (/[\\/]$/.test(out)) return path.join(resolved, defaultName);
+  const info = await stat(resolved).catch(() => undefined);
+  return info?.isDirectory() ? path.join(resolved, defaultName) : resolved;
+}
+
+export async function pathExists(file: string): Promise<boolean> {
+  return lstat(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** A fresh, hidden file beside the destination, so the final rename never crosses file systems. */
+export async function createTempFile(destination: string) {
+  const folder = path.dirname(destination);
+  await mkdir(folder, { recursive: true }).catch((error: Error) => {
+    throw new UsageError(`cannot create the folder ${folder}: ${error.message}`);
+  });
+  const temp = path.join(folder, `.${path.basename(destination)}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(temp, 'wx').catch((error: Error) => {
+    throw new UsageError(`cannot write in ${folder}: ${error.message}`);
+  });
+  return { temp, handle };
+}
+
+/**
+ * Puts the finished temporary file in place in one step, so the destination is either the old file
+ * or the complete new one. Without `force`, a hard link is made instead of a rename: it fails
+ * if the destination appeared in the meantime, where a rename would silently replace it.
+ */
+export async function commitTempFile(temp: string, destination: string, force: boolean): Promise<void> {
+  try {
+    if (force) {
+      await rename(temp, destination);
+    } else {
+      const linked = await link(temp, destination).then(
+        () => true,
+        (error: NodeJS.ErrnoException) => {
+          if (error.code === 'EEXIST') throw refuseOverwrite(destination);
+          return false; // a file system without hard links
+        },
+      );
+      if (linked) await unlink(temp);
+      else {
+        if (await pathExists(destination)) throw refuseOverwrite(destination);
+        await rename(temp, destination);
+      }
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot write ${destination}: ${(error as Error).message}`);
+  }
+  await syncFolder(path.dirname(destination));
+}
+
+/** The destination exists and replacing it was not asked for (`force`, `--force` on the command line). */
+export class DestinationExistsError extends UsageError {
+  constructor(readonly destination: string) {
+    super(`${destination} already exists; use --force to replace it.`);
+  }
+}
+
+function refuseOverwrite(destination: string): DestinationExistsError {
+  return new DestinationExistsError(destination);
+}
+
+/** Makes the rename itself durable. Not every platform can open a folder; that is not an error. */
+async function syncFolder(folder: string): Promise<void> {
+  try {
+    const handle = await open(folder, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Windows and some file systems refuse; the data itself was already synced.
+  }
+}

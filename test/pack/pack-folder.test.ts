@@ -1,0 +1,229 @@
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { packFolder, type PackResult } from '../../src/core/pack/pack-folder.js';
+import { defaultZipName, safeFileName } from '../../src/core/pack/destination.js';
+import { validateBundle } from '../../src/core/validate.js';
+import { tempDir, writeFolder } from '../helpers/bundles.js';
+import { GOOD_ZIP_NAME, goodFiles, goodManifest, sha256, tempFilesIn } from './helpers.js';
+
+/** A tool folder and a separate working folder, so outputs never land inside the tool by accident. */
+function setup(files: Record<string, string | Buffer> = goodFiles()) {
+  return { tool: writeFolder(files), cwd: tempDir() };
+}
+
+const ruleIds = (result: PackResult) => result.report.problems.map((p) => p.ruleId);
+
+describe('packFolder: the result', () => {
+  it('writes <shortName>-<version>.zip in the working folder and describes it', async () => {
+    const { tool, cwd } = setup({ ...goodFiles(), 'notes.txt': 'x' });
+    const result = await packFolder(tool, { cwd });
+    const zip = path.join(cwd, GOOD_ZIP_NAME);
+    const bytes = readFileSync(zip);
+    expect(result).toMatchObject({
+      ok: true,
+      written: true,
+      dryRun: false,
+      existed: false,
+      stage: 'zip',
+      folder: tool,
+      outputPath: zip,
+      sha256: sha256(bytes),
+      zipSize: bytes.length,
+      files: 4,
+      unpackedSize: Object.values(goodFiles()).reduce((sum, content) => sum + Buffer.byteLength(content), 0),
+    });
+    // Deflate cannot shrink the two one-line files, so they are stored.
+    expect(result.included.map((file) => [file.path, file.method])).toEqual([
+      ['app.js', 'store'],
+      ['index.html', 'deflate'],
+      ['manifest.json', 'deflate'],
+      ['styles.css', 'store'],
+    ]);
+    expect(result.excluded).toEqual([{ path: 'notes.txt', kind: 'file', reason: 'file-type', detail: '.txt' }]);
+    expect((await validateBundle(zip)).problems).toEqual([]);
+    expect(tempFilesIn(cwd)).toEqual([]);
+  });
+
+  it('keeps warnings in the report but still writes', async () => {
+    const { tool, cwd } = setup(goodFiles({ ...goodManifest, description: 'Estimates kitchens. Fast.' }));
+    const result = await packFolder(tool, { cwd });
+    expect(result.written).toBe(true);
+    expect(ruleIds(result)).toEqual(['manifest-description']);
+  });
+
+  it('stores names in Unicode NFC, sorted by their bytes', async () => {
+    const decomposed = 'cafe\u0301.js';
+    const { tool, cwd } = setup({ ...goodFiles(), [decomposed]: 'x', 'Zed.js': 'z' });
+    const result = await packFolder(tool, { cwd });
+    expect(result.included.map((file) => file.path)).toEqual(['Zed.js', 'app.js', 'caf\u00e9.js', 'index.html', 'manifest.json', 'styles.css']);
+  });
+});
+
+describe('packFolder: where the zip goes', () => {
+  it('-o: a file path, an existing folder, or a path ending in a slash (created)', async () => {
+    const { tool, cwd } = setup();
+    mkdirSync(path.join(cwd, 'existing'));
+    expect((await packFolder(tool, { cwd, out: 'named.zip' })).outputPath).toBe(path.join(cwd, 'named.zip'));
+    expect((await packFolder(tool, { cwd, out: 'existing' })).outputPath).toBe(path.join(cwd, 'existing', GOOD_ZIP_NAME));
+    expect((await packFolder(tool, { cwd, out: 'new/deeper/' })).outputPath).toBe(path.join(cwd, 'new', 'deeper', GOOD_ZIP_NAME));
+    expect(existsSync(path.join(cwd, 'new', 'deeper', GOOD_ZIP_NAME))).toBe(true);
+  });
+
+  it('makes the default name safe, and falls back to the folder name without a usable manifest', () => {
+    expect(defaultZipName('Kitchen Estimator', '1.0.0+build.5', 'x')).toBe('Kitchen-Estimator-1.0.0-build.5.zip');
+    expect(defaultZipName('../../etc/passwd', '1.0.0', 'x')).toBe('etc-passwd-1.0.0.zip');
+    expect(defaultZipName('日本語', '2.0.0', 'my-tool')).toBe('my-tool-2.0.0.zip');
+    expect(defaultZipName(undefined, undefined, 'my tool')).toBe('my-tool.zip');
+    expect(defaultZipName('Kitchen', undefined, 'my-tool')).toBe('my-tool.zip');
+    expect(defaultZipName(undefined, undefined, '...')).toBe('tool.zip');
+    expect(safeFileName('.hidden')).toBe('hidden');
+  });
+
+  it('never packs its own output when it writes inside the folder', async () => {
+    const tool = writeFolder(goodFiles());
+    const first = await packFolder('.', { cwd: tool });
+    expect(first.outputPath).toBe(path.join(tool, GOOD_ZIP_NAME));
+    const bytes = readFileSync(first.outputPath);
+    const second = await packFolder('.', { cwd: tool, force: true });
+    expect(second.excluded).toEqual([{ path: GOOD_ZIP_NAME, kind: 'file', reason: 'output-zip' }]);
+    expect(readFileSync(second.outputPath).equals(bytes)).toBe(true);
+    expect(tempFilesIn(tool)).toEqual([]);
+  });
+});
+
+describe('packFolder: never leaves a bad or partial zip', () => {
+  it('writes nothing for a folder that fails the rules checked on its zip', async () => {
+    const { tool, cwd } = setup(goodFiles({ ...goodManifest, version: '1.0' }));
+    const result = await packFolder(tool, { cwd });
+    expect(result).toMatchObject({ ok: false, written: false, stage: 'zip' });
+    expect(ruleIds(result)).toEqual(['manifest-version']);
+    expect(result.report).toMatchObject({ bundle: tool, kind: 'folder' });
+    expect(existsSync(path.join(cwd, 'Kitchen-1.0.zip'))).toBe(false);
+    expect(tempFilesIn(cwd)).toEqual([]);
+  });
+
+  it('stops before compressing when the files alone exceed a limit', async () => {
+    const files: Record<string, string | Buffer> = { ...goodFiles() };
+    for (let i = 0; i < 200; i++) files[`js/chunk-${i}.js`] = `export default ${i};\n`;
+    const { tool, cwd } = setup(files);
+    const steps: string[] = [];
+    const result = await packFolder(tool, { cwd, onProgress: (progress) => steps.push(progress.step) });
+    expect(result).toMatchObject({ ok: false, written: false, stage: 'files', files: 204 });
+    expect(ruleIds(result)).toEqual(['file-count']);
+    expect(steps).not.toContain('compress');
+  });
+
+  it('stops before compressing on a name that is not UTF-8, which a zip could not carry unchanged', async () => {
+    const { tool, cwd } = setup();
+    writeFileSync(Buffer.concat([Buffer.from(`${tool}/`), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x2e, 0x6a, 0x73])]), 'x'); // "caf\xe9.js" in Latin-1
+    const result = await packFolder(tool, { cwd });
+    expect(result).toMatchObject({ ok: false, written: false, stage: 'files' });
+    expect(ruleIds(result)).toEqual(['path-encoding']);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it('checks the finished zip too: over 10,000,000 bytes compressed is refused after writing it', async () => {
+    const { randomBytes } = await import('node:crypto');
+    const { tool, cwd } = setup({ ...goodFiles(), 'img/photo.png': randomBytes(10_100_000) });
+    const result = await packFolder(tool, { cwd });
+    expect(result).toMatchObject({ ok: false, written: false, stage: 'zip' });
+    expect(result.zipSize).toBeGreaterThan(10_000_000);
+    expect(ruleIds(result)).toEqual(['bundle-size']);
+    expect(existsSync(result.outputPath)).toBe(false);
+    expect(tempFilesIn(cwd)).toEqual([]);
+  });
+
+  it('refuses to replace an existing file without force, and replaces it atomically with force', async () => {
+    const { tool, cwd } = setup();
+    const zip = path.join(cwd, GOOD_ZIP_NAME);
+    writeFileSync(zip, 'OLD');
+    await expect(packFolder(tool, { cwd })).rejects.toMatchObject({ name: 'UsageError', destination: zip });
+    expect(readFileSync(zip, 'utf8')).toBe('OLD');
+    const result = await packFolder(tool, { cwd, force: true });
+    expect(result).toMatchObject({ written: true, existed: true });
+    expect(readFileSync(zip).subarray(0, 2).toString()).toBe('PK');
+    expect(tempFilesIn(cwd)).toEqual([]);
+  });
+
+  it('leaves an existing file untouched when the new bundle fails, even with force', async () => {
+    const { tool, cwd } = setup(goodFiles({ ...goodManifest, entry: 'missing.html' }));
+    const zip = path.join(cwd, GOOD_ZIP_NAME);
+    writeFileSync(zip, 'OLD');
+    const result = await packFolder(tool, { cwd, force: true });
+    expect(result.written).toBe(false);
+    expect(readFileSync(zip, 'utf8')).toBe('OLD');
+    expect(tempFilesIn(cwd)).toEqual([]);
+  });
+
+  it('removes its temporary file when aborted mid-write, and leaves the old file alone', async () => {
+    const files: Record<string, string | Buffer> = { ...goodFiles() };
+    for (let i = 0; i < 30; i++) files[`js/chunk-${i}.js`] = `let v${i} = ${i};\n`.repeat(5_000);
+    const { tool, cwd } = setup(files);
+    const zip = path.join(cwd, GOOD_ZIP_NAME);
+    writeFileSync(zip, 'OLD');
+    const controller = new AbortController();
+    const packing = packFolder(tool, {
+      cwd,
+      force: true,
+      signal: controller.signal,
+      onProgress: (progress) => {
+        if (progress.step === 'compress' && progress.done === 3) controller.abort();
+      },
+    });
+    await expect(packing).rejects.toMatchObject({ name: 'AbortError' });
+    expect(readFileSync(zip, 'utf8')).toBe('OLD');
+    expect(tempFilesIn(cwd)).toEqual([]);
+  });
+
+  it('stops with a usage error when a file changes while it is packed', async () => {
+    const { tool, cwd } = setup();
+    const packing = packFolder(tool, {
+      cwd,
+      onProgress: (progress) => {
+        if (progress.step === 'compress' && progress.done === 0) appendFileSync(path.join(tool, 'styles.css'), '/* more */');
+      },
+    });
+    await expect(packing).rejects.toMatchObject({ name: 'UsageError' });
+    expect(existsSync(path.join(cwd, GOOD_ZIP_NAME))).toBe(false);
+    expect(tempFilesIn(cwd)).toEqual([]);
+  });
+});
+
+describe('packFolder: pointing at the wrong folder', () => {
+  it('names the build output that holds the manifest', async () => {
+    const project = writeFolder({ 'package.json': '{}', 'src/main.ts': '', ...prefix('www/', goodFiles()), ...prefix('dist/', goodFiles()) });
+    const error = await packFolder(project, { cwd: tempDir() }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'UsageError', candidates: [path.join(project, 'dist'), path.join(project, 'www')] });
+  });
+
+  it('leaves a folder with no manifest anywhere to the rules', async () => {
+    const { tool, cwd } = setup({ 'index.html': '<!doctype html>' });
+    const result = await packFolder(tool, { cwd });
+    expect(ruleIds(result)).toContain('manifest-missing');
+    expect(result.written).toBe(false);
+  });
+
+  it('refuses a path that is missing or not a folder', async () => {
+    const cwd = tempDir();
+    writeFileSync(path.join(cwd, 'bundle.zip'), 'PK');
+    await expect(packFolder('nowhere', { cwd })).rejects.toMatchObject({ name: 'UsageError' });
+    await expect(packFolder('bundle.zip', { cwd })).rejects.toMatchObject({ name: 'UsageError' });
+  });
+});
+
+describe('packFolder: dry run', () => {
+  it('selects and checks, but writes nothing', async () => {
+    const { tool, cwd } = setup({ ...goodFiles(), 'a.js.map': '{}' });
+    const result = await packFolder(tool, { cwd, dryRun: true });
+    expect(result).toMatchObject({ ok: true, dryRun: true, written: false, stage: 'files', files: 4 });
+    expect(result.zipSize).toBeUndefined();
+    expect(result.excluded).toEqual([{ path: 'a.js.map', kind: 'file', reason: 'source-map' }]);
+    expect(existsSync(result.outputPath)).toBe(false);
+    expect(tempFilesIn(cwd)).toEqual([]);
+  });
+});
+
+function prefix(folder: string, files: Record<string, string | Buffer>): Record<string, string | Buffer> {
+  return Object.fromEntries(Object.entries(files).map(([name, content]) => [folder + name, content]));
+}

@@ -1,0 +1,171 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { excludeOutput, selectFiles } from '../../src/core/pack/select-files.js';
+import { tempDir, writeFolder } from '../helpers/bundles.js';
+import { goodFiles } from './helpers.js';
+
+const reasons = async (root: string) => {
+  const selection = await selectFiles(root);
+  return {
+    included: selection.included.map((entry) => entry.path),
+    excluded: Object.fromEntries(selection.excluded.map((entry) => [entry.path, entry.reason])),
+    selection,
+  };
+};
+
+describe('selectFiles: what stays out, and why', () => {
+  it('gives every exclusion its own reason code', async () => {
+    const root = writeFolder({
+      ...goodFiles(),
+      '.env': 'SECRET=1',
+      '.DS_Store': 'x',
+      '.git/HEAD': 'ref: refs/heads/main',
+      'img/._logo.png': 'resource fork',
+      '__MACOSX/index.html': 'x',
+      'Thumbs.db': 'x',
+      'node_modules/lib/index.js': 'x',
+      'lib/node_modules/deep.js': 'x',
+      'app.js.map': '{}',
+      'css/site.css.map': '{}',
+      'package.json': '{}',
+      'package-lock.json': '{}',
+      'yarn.lock': '',
+      'tsconfig.json': '{}',
+      'tsconfig.build.json': '{}',
+      '.pipelineignore': 'drafts/\n',
+      'drafts/new.js': 'x',
+      'notes.txt': 'x',
+      'logo.jpeg': 'x',
+      'LICENSE': 'x',
+      'old.zip': 'x',
+    });
+    execFileSync('mkfifo', [path.join(root, 'pipe.js')]);
+    symlinkSync(path.join(root, 'app.js'), path.join(root, 'alias.js'));
+
+    const { included, excluded } = await reasons(root);
+    expect(included).toEqual(['app.js', 'index.html', 'manifest.json', 'styles.css']);
+    expect(excluded).toEqual({
+      '.DS_Store': 'dot-file',
+      '.env': 'dot-file',
+      '.git/': 'dot-file',
+      '.pipelineignore': 'project-file',
+      'LICENSE': 'file-type',
+      'Thumbs.db': 'junk',
+      '__MACOSX/': 'junk',
+      'alias.js': 'symlink',
+      'app.js.map': 'source-map',
+      'css/site.css.map': 'source-map',
+      'drafts/': 'ignored',
+      'img/._logo.png': 'dot-file',
+      'lib/node_modules/': 'node_modules',
+      'logo.jpeg': 'file-type',
+      'node_modules/': 'node_modules',
+      'notes.txt': 'file-type',
+      'old.zip': 'file-type',
+      'package-lock.json': 'project-file',
+      'package.json': 'project-file',
+      'pipe.js': 'not-regular',
+      'tsconfig.build.json': 'project-file',
+      'tsconfig.json': 'project-file',
+      'yarn.lock': 'project-file',
+    });
+  });
+
+  it('says which extension was refused and what the junk is', async () => {
+    const root = writeFolder({ ...goodFiles(), 'notes.txt': 'x', README: 'x', '.DS_Store': 'x' });
+    const { selection } = await reasons(root);
+    expect(selection.excluded).toEqual([
+      { path: '.DS_Store', kind: 'file', reason: 'dot-file', detail: expect.any(String) },
+      { path: 'README', kind: 'file', reason: 'file-type', detail: '' },
+      { path: 'notes.txt', kind: 'file', reason: 'file-type', detail: '.txt' },
+    ]);
+  });
+
+  it('never walks into a folder it leaves out', async () => {
+    const root = writeFolder({ ...goodFiles(), 'node_modules/a/b/c.js': 'x', '.git/objects/ab/cd': 'x' });
+    // A special file deep inside would be reported if the walk went in.
+    execFileSync('mkfifo', [path.join(root, 'node_modules/a/fifo')]);
+    const { selection } = await reasons(root);
+    expect(selection.excluded.map((entry) => entry.path)).toEqual(['.git/', 'node_modules/']);
+    expect(selection.source.entries.some((entry) => entry.path.startsWith('node_modules/a'))).toBe(false);
+  });
+
+  it('keeps the upper-case extensions the marketplace accepts (validate warns about them)', async () => {
+    const { included } = await reasons(writeFolder({ ...goodFiles(), 'img/Photo.PNG': 'x' }));
+    expect(included).toContain('img/Photo.PNG');
+  });
+
+  it('lists a link out of the folder without following it', async () => {
+    const outside = tempDir();
+    writeFileSync(path.join(outside, 'secret.js'), 'SECRET');
+    mkdirSync(path.join(outside, 'lib'));
+    writeFileSync(path.join(outside, 'lib', 'more.js'), 'SECRET');
+    const root = writeFolder(goodFiles());
+    symlinkSync(path.join(outside, 'secret.js'), path.join(root, 'secret.js'));
+    symlinkSync(path.join(outside, 'lib'), path.join(root, 'lib'));
+    const { included, excluded } = await reasons(root);
+    expect(excluded).toEqual({ 'lib': 'symlink', 'secret.js': 'symlink' });
+    expect(included.some((name) => name.startsWith('lib'))).toBe(false);
+  });
+});
+
+describe('selectFiles: .pipelineignore', () => {
+  const withIgnore = (rules: string, files: Record<string, string>) => writeFolder({ ...goodFiles(), '.pipelineignore': rules, ...files });
+
+  it('follows gitignore syntax: globs, folders, anchors, comments and negation', async () => {
+    const root = withIgnore(
+      ['# test files stay home', '*.test.js', '!keep.test.js', 'drafts/', '/top.json', 'docs/**/*.html', ''].join('\n'),
+      {
+        'a.test.js': 'x',
+        'lib/b.test.js': 'x',
+        'keep.test.js': 'x',
+        'drafts/x.js': 'x',
+        'top.json': '{}',
+        'data/top.json': '{}',
+        'docs/guide/page.html': 'x',
+        'docs/index.css': 'x',
+      },
+    );
+    const { included, selection } = await reasons(root);
+    expect(included).toEqual(['app.js', 'data/top.json', 'docs/index.css', 'index.html', 'keep.test.js', 'manifest.json', 'styles.css']);
+    const ignored = selection.excluded.filter((entry) => entry.reason === 'ignored');
+    expect(ignored).toEqual([
+      { path: 'a.test.js', kind: 'file', reason: 'ignored', detail: '*.test.js' },
+      { path: 'docs/guide/page.html', kind: 'file', reason: 'ignored', detail: 'docs/**/*.html' },
+      { path: 'drafts/', kind: 'directory', reason: 'ignored', detail: 'drafts/' },
+      { path: 'lib/b.test.js', kind: 'file', reason: 'ignored', detail: '*.test.js' },
+      { path: 'top.json', kind: 'file', reason: 'ignored', detail: '/top.json' },
+    ]);
+  });
+
+  it('cannot bring back a file whose folder is ignored (as in git)', async () => {
+    const { included } = await reasons(withIgnore('vendor/\n!vendor/keep.js\n', { 'vendor/keep.js': 'x' }));
+    expect(included).not.toContain('vendor/keep.js');
+  });
+
+  it('matches case-sensitively, the same on every machine', async () => {
+    const { included } = await reasons(withIgnore('*.JS\n', { 'x.js': 'x' }));
+    expect(included).toContain('x.js');
+  });
+
+  it('refuses an ignore file that is a link', async () => {
+    const root = writeFolder(goodFiles());
+    const elsewhere = path.join(tempDir(), 'rules');
+    writeFileSync(elsewhere, '*.js\n');
+    symlinkSync(elsewhere, path.join(root, '.pipelineignore'));
+    await expect(selectFiles(root)).rejects.toMatchObject({ name: 'UsageError' });
+  });
+});
+
+describe('excludeOutput', () => {
+  it('takes the zip being written out of the files, with its own reason', async () => {
+    const root = writeFolder({ ...goodFiles(), 'out.zip': 'PK', 'weird.json': '{}' });
+    const selection = await selectFiles(root);
+    expect(excludeOutput(selection, 'out.zip').excluded).toEqual([{ path: 'out.zip', kind: 'file', reason: 'output-zip' }]);
+    const moved = excludeOutput(selection, 'weird.json');
+    expect(moved.included.map((entry) => entry.path)).not.toContain('weird.json');
+    expect(moved.excluded).toContainEqual({ path: 'weird.json', kind: 'file', reason: 'output-zip' });
+  });
+});
