@@ -1,0 +1,126 @@
+import { lstat, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { UsageError } from '../errors.js';
+import { checkAnswers, describeAnswerProblem, normaliseAnswers, type AnswerProblem, type InitAnswers } from './answers.js';
+import { readBridgeTypes, readTemplate, readToolkitVersion } from './assets.js';
+import { packageNameFor, planProject, TOOL_FOLDER, type PlannedFile } from './plan.js';
+
+export interface InitOptions {
+  /** Folder to create the project in; it is created when missing. */
+  directory: string;
+  answers: InitAnswers;
+  /** Accept a folder that is not empty. Existing files are still never overwritten. */
+  force?: boolean;
+}
+
+export interface InitResult {
+  /** Absolute path of the project folder. */
+  directory: string;
+  answers: InitAnswers;
+  packageName: string;
+  /** Folder inside the project holding what ships: pass it to `dev`, `pack` and `validate`. */
+  toolFolder: string;
+  /** Project-relative paths written, in order. */
+  written: string[];
+  /** Project-relative paths left alone because something already existed there (only with `force`). */
+  skipped: string[];
+}
+
+/** The answers cannot make a tool that passes validate; `problems` says why, field by field. */
+export class InitAnswersError extends UsageError {
+  readonly problems: readonly AnswerProblem[];
+
+  constructor(problems: readonly AnswerProblem[]) {
+    super(problems.map(describeAnswerProblem).join(' '));
+    this.problems = problems;
+  }
+}
+
+export type TargetState = 'missing' | 'empty' | 'not-empty';
+
+/** A freshly cloned empty repository holds only .git; that still counts as an empty folder. */
+const IGNORED_WHEN_EMPTY = new Set(['.git']);
+
+export async function inspectTarget(directory: string): Promise<TargetState> {
+  const info = await stat(directory).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw new UsageError(`cannot use ${directory}: ${error.message}`);
+  });
+  if (info === undefined) return 'missing';
+  if (!info.isDirectory()) throw new UsageError(`${directory} is a file, not a folder. Name a new or empty folder for the project.`);
+  const children = await readdir(directory);
+  return children.some((name) => !IGNORED_WHEN_EMPTY.has(name)) ? 'not-empty' : 'empty';
+}
+
+/** Refuses a folder that is not empty, unless `force` allows adding to it. */
+export async function assertTargetUsable(directory: string, force: boolean): Promise<TargetState> {
+  const state = await inspectTarget(directory);
+  if (state === 'not-empty' && !force) {
+    throw new UsageError(
+      `${directory} is not empty. Choose a new or empty folder, or add --force to add the project's files to it (existing files are kept, never overwritten).`,
+    );
+  }
+  return state;
+}
+
+/**
+ * Creates a new tool project: checks the answers and the folder before writing anything, then
+ * writes the template's files. Never overwrites: with `force`, files that already exist are
+ * listed in `skipped` and left as they were.
+ */
+export async function initProject(options: InitOptions): Promise<InitResult> {
+  const answers = normaliseAnswers(options.answers);
+  const problems = checkAnswers(answers);
+  if (problems.length > 0) throw new InitAnswersError(problems);
+  const directory = path.resolve(options.directory);
+  await assertTargetUsable(directory, options.force ?? false);
+
+  const [template, bridgeTypes] = await Promise.all([readTemplate(answers.type), readBridgeTypes()]);
+  const packageName = packageNameFor(path.basename(directory));
+  const files = planProject({ answers, template, bridgeTypes, toolkitVersion: readToolkitVersion(), packageName });
+  const { written, skipped } = await writeFiles(directory, files);
+  return { directory, answers, packageName, toolFolder: TOOL_FOLDER, written, skipped };
+}
+
+async function writeFiles(root: string, files: readonly PlannedFile[]): Promise<{ written: string[]; skipped: string[] }> {
+  const written: string[] = [];
+  const skipped: string[] = [];
+  await mkdir(root, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`cannot create ${root}: ${error.message}`);
+  });
+  for (const file of files) {
+    const target = path.join(root, ...file.path.split('/'));
+    try {
+      if (!(await makeFolders(root, file.path))) {
+        skipped.push(file.path);
+        continue;
+      }
+      // 'wx' fails when anything exists at the path, a link included, so nothing is overwritten
+      // and nothing is written through a link.
+      await writeFile(target, file.contents, { flag: 'wx' });
+      written.push(file.path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST' || code === 'EISDIR' || code === 'ENOTDIR') skipped.push(file.path);
+      else throw new UsageError(`cannot write ${target}: ${(error as Error).message}`);
+    }
+  }
+  return { written, skipped };
+}
+
+/**
+ * Creates the folders above a project file. Returns false when one of them exists as something
+ * other than a folder (a file, or a link that could lead outside the project).
+ */
+async function makeFolders(root: string, relative: string): Promise<boolean> {
+  let current = root;
+  for (const segment of relative.split('/').slice(0, -1)) {
+    current = path.join(current, segment);
+    const info = await lstat(current).catch(() => undefined);
+    if (info === undefined) await mkdir(current).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
+    else if (!info.isDirectory()) return false;
+  }
+  return true;
+}
