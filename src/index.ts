@@ -22,7 +22,7 @@ export {
 } from './core/pack/pack-folder.js';
 export { DestinationExistsError } from './core/pack/destination.js';
 export type { ExcludedEntry, ExclusionReason } from './core/pack/select-files.js';
-export { startDevServer, type DevServer, type DevServerOptions } from './dev/server.js';
+export { startDevServer, DevServerError, type DevServer, type DevServerOptions } from './dev/server.js';
 export {
   createPlatform,
   loadFixtureFile,

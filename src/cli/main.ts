@@ -5,8 +5,9 @@ import { EXIT } from './exit-codes.js';
 import { processIo, type CliIo } from './io.js';
 import { registerRules } from './commands/rules/command.js';
 import { registerValidate } from './commands/validate/command.js';
-import { registerInit } from './commands/init/command.js';
+import { registerDev } from './commands/dev/command.js';
 import { registerPack } from './commands/pack/command.js';
+import { registerInit } from './commands/init/command.js';
 
 /** What every command's registration gets: where to print, and where to put its exit code. */
 export interface CommandContext {
@@ -48,6 +49,7 @@ Exit codes: 0 clean, 1 problems found, 2 could not run.`,
     );
 
   registerValidate(program, context);
+  registerDev(program, context);
   registerPack(program, context);
   registerInit(program, context);
   registerRules(program, context);

@@ -1,0 +1,57 @@
+import path from 'node:path';
+import { Chalk } from 'chalk';
+import type { CallOutcome } from '../../../dev/session.js';
+import { startDevServer } from '../../../dev/server.js';
+import { EXIT } from '../../exit-codes.js';
+import { useColour, type CliIo } from '../../io.js';
+import type { DevFlags } from './command.js';
+
+/**
+ * Runs the dev server until Ctrl-C (SIGINT) or SIGTERM, then closes it and returns 0. The address
+ * goes to stdout; the running log (calls, reloads, problems) goes to stderr.
+ */
+export async function runDev(dir: string, flags: DevFlags, io: CliIo): Promise<number> {
+  const chalk = new Chalk({ level: useColour(io, io.stderrIsTTY) ? 1 : 0 });
+  const time = () => chalk.dim(new Date().toLocaleTimeString());
+  const colourOf = { info: chalk.cyan, warning: chalk.yellow, error: chalk.red } as const;
+
+  const server = await startDevServer({
+    root: path.resolve(io.cwd, dir),
+    port: flags.port,
+    ...(flags.host === undefined ? {} : { host: flags.host }),
+    ...(flags.fixtures === undefined ? {} : { fixturesFile: path.resolve(io.cwd, flags.fixtures) }),
+    ...(flags.sdk === undefined ? {} : { sdkVersion: flags.sdk }),
+    // In the folder the command runs from, so that `dev dist` keeps settings when dist is rebuilt.
+    settingsFile: path.join(io.cwd, '.pipeline-tool', 'settings.json'),
+    onLog: (level, message) => io.stderr(`${time()} ${colourOf[level](level)} ${message}\n`),
+    onCall: (method, outcome: CallOutcome) => {
+      const result = outcome.ok ? chalk.green('ok') : chalk.red(outcome.error.code);
+      const warnings = outcome.warnings.map((warning) => `\n    ${chalk.yellow('warning')} ${warning.code}: ${warning.message}`).join('');
+      io.stderr(`${time()} ${method} ${result} ${chalk.dim(`${outcome.ms} ms`)}${warnings}\n`);
+    },
+  });
+
+  io.stdout(
+    [
+      `pipeline-tool dev is serving ${path.relative(io.cwd, path.resolve(io.cwd, dir)) || '.'}`,
+      `  Open:     ${server.url}`,
+      `  Tool:     ${server.toolOrigin} (a second origin, as on the platform)`,
+      `  Settings: ${path.relative(io.cwd, server.settingsFile)}`,
+      '  Stop:     Ctrl-C',
+      '',
+    ].join('\n'),
+  );
+
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    const stop = (name: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(name);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  io.stderr(`${signal === 'SIGINT' ? '\n' : ''}Stopping pipeline-tool dev…\n`);
+  await server.close();
+  return EXIT.ok;
+}

@@ -1,0 +1,38 @@
+/** The host page's styles: plain, compact, and clearly not part of the tool. */
+export const HOST_PAGE_CSS = `
+:root { color-scheme: light; --line: #d0d5dd; --muted: #667085; --accent: #2b59c3; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 13px/1.4 system-ui, sans-serif; color: #1d2939; background: #f2f4f7; }
+header { display: flex; gap: 1em; align-items: baseline; padding: 6px 12px; background: #1d2939; color: #fff; }
+header h1 { font-size: 14px; margin: 0; }
+#connection { color: #fda29b; }
+#controls { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; padding: 6px 12px; background: #fff; border-bottom: 1px solid var(--line); }
+#controls .spacer { flex: 1; }
+#control-error { color: #b42318; }
+#notices .notice, #events .notice { margin: 0; padding: 4px 12px; }
+.notice.warning { background: #fffaeb; } .notice.error { background: #fef3f2; color: #b42318; } .notice.info { background: #eff8ff; }
+main { display: grid; grid-template-columns: minmax(360px, 1fr) minmax(420px, 1fr); gap: 12px; padding: 12px; }
+#tool-pane { background: #fff; border: 1px solid var(--line); min-height: 70vh; }
+#frame-holder, #tool-frame { width: 100%; height: 100%; min-height: 70vh; border: 0; display: block; }
+#side { min-width: 0; }
+.quote-block, #quote-preview, #created-quotes { overflow-x: auto; }
+#side details { background: #fff; border: 1px solid var(--line); margin-bottom: 12px; padding: 6px 10px; }
+#side summary { font-weight: 600; cursor: pointer; }
+h3 { font-size: 12px; text-transform: uppercase; color: var(--muted); margin: 12px 0 4px; }
+h4 { margin: 8px 0 4px; }
+table { border-collapse: collapse; width: 100%; margin: 4px 0; }
+th, td { border-bottom: 1px solid var(--line); padding: 2px 4px; text-align: left; vertical-align: top; }
+th { color: var(--muted); font-weight: 500; }
+.notes { white-space: pre-wrap; color: #344054; font-style: italic; margin: 2px 0; }
+.badge { font-size: 11px; background: #eef4ff; color: var(--accent); border-radius: 3px; padding: 0 4px; margin-left: 6px; }
+.totals { text-align: right; margin: 2px 0; font-variant-numeric: tabular-nums; }
+.summary-row { display: flex; justify-content: space-between; font-weight: 600; border-bottom: 1px solid var(--line); padding: 2px 4px; }
+.empty, .hint { color: var(--muted); }
+#call-log { list-style: none; padding: 0; margin: 6px 0 0; max-height: 50vh; overflow: auto; }
+.call { border-left: 3px solid var(--line); padding: 2px 6px; margin-bottom: 6px; }
+.call.ok { border-color: #12b76a; } .call.failed { border-color: #f04438; } .call.pending { border-color: #fdb022; }
+.call-head { display: flex; gap: 8px; } .call-time, .call-ms { color: var(--muted); } .call-ms { margin-left: auto; }
+.call-error { color: #b42318; } .call-error p { margin: 2px 0; } .call-warning { color: #b54708; margin: 2px 0; }
+pre { white-space: pre-wrap; word-break: break-word; margin: 2px 0; max-height: 240px; overflow: auto; background: #f9fafb; }
+#findings li.error { color: #b42318; } #findings li.warning { color: #b54708; } #findings .ok { color: #027a48; }
+`;

@@ -1,0 +1,25 @@
+import path from 'node:path';
+import { openFolderSource } from '../core/bundle/folder-source.js';
+import type { BundleSource } from '../core/bundle/source.js';
+import type { Report } from '../core/problem.js';
+import { validateBundle } from '../core/validate.js';
+
+/** The validation report of the tool folder, or why it could not be made. */
+export type Findings = { ok: true; report: Report } | { ok: false; message: string };
+
+/**
+ * Validates the tool folder as `pipeline-tool validate` would, except for the dev server's own
+ * state folder, which `pack` leaves out and which is no fault of the author's.
+ */
+export async function collectFindings(root: string, stateFolder: string | null): Promise<Findings> {
+  try {
+    const source = await openFolderSource(root);
+    const relative = stateFolder === null ? null : path.relative(path.resolve(root), path.resolve(stateFolder)).split(path.sep).join('/');
+    const hidden = relative !== null && relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? `${relative}/` : null;
+    const filtered: BundleSource =
+      hidden === null ? source : { ...source, entries: source.entries.filter((entry) => !(entry.path === hidden || entry.path.startsWith(hidden))) };
+    return { ok: true, report: await validateBundle(filtered) };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+}

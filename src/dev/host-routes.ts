@@ -1,0 +1,145 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HOST_PAGE_HTML } from './assets/host-page.js';
+import { renderHostScript } from './assets/host-script.js';
+import { HOST_PAGE_CSS } from './assets/host-style.js';
+import { handleBridgeCall } from './bridge-endpoint.js';
+import type { EventHub } from './events.js';
+import { checkHost, urlHostName } from './host-check.js';
+import { BodyError, readJsonObject, sendBody, sendJson, sendText } from './http-utils.js';
+import type { DevSession } from './session.js';
+
+/*
+ * The host page's origin: the page, its script and style, the state it draws, the event stream,
+ * and the two endpoints that change things (a bridge call, a control). Those two accept only
+ * same-origin requests from the page itself: not the tool's frame, whose origin is "null", and
+ * not another site, which a browser labels with its own origin.
+ */
+
+export interface HostRouteContext {
+  session: DevSession;
+  events: EventHub;
+  allowedHosts: ReadonlySet<string>;
+  hostPort: () => number;
+  toolPort: () => number;
+  /** A control changed something: tell every open page, and reload the tool when asked. */
+  afterChange: (reloadTool: boolean) => void;
+}
+
+const MAX_CONTROL_BYTES = 16_000;
+let hostScript: string | undefined;
+
+/** True when a browser says the request comes from a page of this very origin. */
+function isSameOrigin(request: IncomingMessage): boolean {
+  const origin = request.headers.origin;
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin') return false;
+  return origin !== undefined && origin.toLowerCase() === `http://${String(request.headers.host).toLowerCase()}`;
+}
+
+function pageHeaders(hostName: string, toolPort: number): Record<string, string> {
+  const toolOrigin = `http://${urlHostName(hostName)}:${toolPort}`;
+  return {
+    // The page draws untrusted data; with no inline script allowed, a slip in escaping stays inert.
+    'Content-Security-Policy': [
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "connect-src 'self'",
+      "img-src 'self' data:",
+      `frame-src ${toolOrigin}`,
+      "frame-ancestors 'none'",
+      "base-uri 'none'",
+      "form-action 'none'",
+    ].join('; '),
+    'X-Frame-Options': 'DENY',
+    'Referrer-Policy': 'same-origin',
+  };
+}
+
+export async function routeHostRequest(request: IncomingMessage, response: ServerResponse, context: HostRouteContext): Promise<void> {
+  const hostName = checkHost(request.headers.host, context.allowedHosts, context.hostPort());
+  if (hostName === undefined) {
+    sendText(response, 403, 'This dev server answers only to the address it printed (the Host header names another).');
+    return;
+  }
+  const path = (request.url ?? '').split(/[?#]/, 1)[0];
+  const method = request.method ?? '';
+  const route = ROUTES.get(path ?? '');
+  if (route === undefined) {
+    sendText(response, 404, 'not found');
+    return;
+  }
+  if (route.method !== method && !(route.method === 'GET' && method === 'HEAD')) {
+    sendText(response, 405, `use ${route.method} here`, { Allow: route.method === 'GET' ? 'GET, HEAD' : route.method });
+    return;
+  }
+  if (route.method === 'POST' && !isSameOrigin(request)) {
+    sendJson(response, 403, { error: 'only the host page itself may call this endpoint' });
+    return;
+  }
+  await route.handle(request, response, context, hostName);
+}
+
+type Handler = (request: IncomingMessage, response: ServerResponse, context: HostRouteContext, hostName: string) => void | Promise<void>;
+
+interface Route {
+  method: 'GET' | 'POST';
+  handle: Handler;
+}
+
+const ROUTE_TABLE: Record<string, Route> = {
+  '/': {
+    method: 'GET',
+    handle: (_request, response, context, hostName) =>
+      sendBody(response, 200, 'text/html; charset=utf-8', HOST_PAGE_HTML, pageHeaders(hostName, context.toolPort())),
+  },
+  '/__pipeline/host.js': {
+    method: 'GET',
+    handle: (_request, response) => sendBody(response, 200, 'text/javascript; charset=utf-8', (hostScript ??= renderHostScript())),
+  },
+  '/__pipeline/host.css': {
+    method: 'GET',
+    handle: (_request, response) => sendBody(response, 200, 'text/css; charset=utf-8', HOST_PAGE_CSS),
+  },
+  '/favicon.ico': {
+    method: 'GET',
+    handle: (_request, response) => {
+      response.writeHead(204);
+      response.end();
+    },
+  },
+  '/__pipeline/state': {
+    method: 'GET',
+    handle: (_request, response, context) => sendJson(response, 200, { ...context.session.snapshot(), toolPort: context.toolPort() }),
+  },
+  '/__pipeline/events': {
+    method: 'GET',
+    handle: (request, response, context) => context.events.connect(request, response),
+  },
+  '/__pipeline/call': {
+    method: 'POST',
+    handle: (request, response, context) => handleBridgeCall(request, response, context.session, () => context.events.send({ type: 'state' })),
+  },
+  '/__pipeline/control': {
+    method: 'POST',
+    handle: async (request, response, context) => {
+      let body: Record<string, unknown>;
+      try {
+        body = await readJsonObject(request, MAX_CONTROL_BYTES);
+      } catch (error) {
+        if (!(error instanceof BodyError)) throw error;
+        sendJson(response, error.status, { error: error.message }, error.status === 413 ? { Connection: 'close' } : {});
+        return;
+      }
+      const outcome = await context.session.control(body);
+      if (!outcome.ok) {
+        sendJson(response, 400, { error: outcome.message });
+        return;
+      }
+      sendJson(response, 200, outcome);
+      context.afterChange(outcome.reloadTool);
+    },
+  },
+};
+// A Map, so that no request path can reach an inherited property of an object.
+const ROUTES = new Map(Object.entries(ROUTE_TABLE));

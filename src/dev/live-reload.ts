@@ -1,0 +1,68 @@
+import path from 'node:path';
+import { loadFixtureFile } from '../platform/index.js';
+import type { DevEvent } from './events.js';
+import { collectFindings } from './findings.js';
+import type { DevSession } from './session.js';
+import { readToolInfo } from './tool-manifest.js';
+import { isIgnoredToolPath, watchFile, watchFolder, type Watcher } from './watch.js';
+
+/*
+ * What a saved file sets off: a changed tool file re-reads the manifest and the findings and
+ * reloads the tool's frame; a changed fixture file replaces the data, or keeps the old data and
+ * says exactly what is wrong with the new file.
+ */
+
+export interface LiveReloadOptions {
+  realRoot: string;
+  fixturesFile: string | undefined;
+  /** The dev server's own folder, left out of the findings. */
+  stateFolder: string;
+  session: DevSession;
+  emit: (event: DevEvent) => void;
+  log: (level: 'info' | 'warning' | 'error', message: string) => void;
+}
+
+export async function startLiveReload(options: LiveReloadOptions): Promise<Watcher[]> {
+  const { realRoot, fixturesFile, stateFolder, session, emit, log } = options;
+  // A fixture file inside the tool folder is handled by its own watcher, not as a tool file.
+  const fixturePath = fixturesFile === undefined ? null : path.relative(realRoot, fixturesFile).split(path.sep).join('/');
+
+  const refreshTool = async (changed: string[]) => {
+    session.setTool(await readToolInfo(realRoot));
+    session.setFindings(await collectFindings(realRoot, stateFolder));
+    const reason = changed.length === 1 ? `${changed[0] || 'the tool folder'} changed` : `${changed.length} files changed`;
+    log('info', `${reason}: reloading the tool.`);
+    emit({ type: 'state' });
+    emit({ type: 'reload', reason });
+  };
+  const toolWatcher = watchFolder(realRoot, {
+    ignore: isIgnoredToolPath,
+    onLimit: (limit) => log('warning', `the tool folder has more than ${limit} folders; changes in the others will not reload the tool.`),
+    onChange: (changed) => {
+      const relevant = changed.filter((file) => file !== fixturePath);
+      if (relevant.length === 0) return;
+      refreshTool(relevant).catch((error: unknown) => log('error', `could not refresh after a change: ${String(error)}`));
+    },
+  });
+  await toolWatcher.ready;
+  if (fixturesFile === undefined) return [toolWatcher];
+
+  const reloadFixtures = () =>
+    loadFixtureFile(fixturesFile).then(
+      (next) => {
+        session.setFixtures(next);
+        log('info', `${fixturesFile} changed: data reloaded, the open quote starts over.`);
+        emit({ type: 'notice', level: 'info', message: 'Fixtures reloaded; the open quote starts over.' });
+        emit({ type: 'state' });
+        emit({ type: 'reload', reason: 'the fixtures changed' });
+      },
+      (error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        session.setFixtureError(message);
+        log('error', `${message}\nKeeping the previous data until the file is fixed.`);
+        emit({ type: 'notice', level: 'error', message });
+        emit({ type: 'state' });
+      },
+    );
+  return [toolWatcher, watchFile(fixturesFile, () => void reloadFixtures())];
+}

@@ -1,0 +1,230 @@
+import { realpath, stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import path from 'node:path';
+import { CURRENT_SDK_VERSION, FixtureError, isSupportedSdkVersion, listSdkMethods, loadFixtureFile, DEFAULT_FIXTURES, type Fixtures } from '../platform/index.js';
+import { DevServerError } from './errors.js';
+
+export { DevServerError } from './errors.js';
+import { createEventHub, type DevEvent } from './events.js';
+import { collectFindings } from './findings.js';
+import { allowedHostNames, isLoopbackAddress, isWildcardAddress, urlHostName } from './host-check.js';
+import { routeHostRequest } from './host-routes.js';
+import { sendText } from './http-utils.js';
+import { listenOn } from './listen.js';
+import { startLiveReload } from './live-reload.js';
+import { createDevSession, type CallOutcome } from './session.js';
+import { openSettingsFile } from './settings-file.js';
+import { readToolInfo } from './tool-manifest.js';
+import { routeToolRequest } from './tool-routes.js';
+
+/*
+ * `pipeline-tool dev` as a library. Two listeners, because the tool must run on another origin
+ * than the host page, as on the platform: the host page (the address printed) and the tool's
+ * files (a second port). Both listen on loopback unless told otherwise.
+ */
+
+export const DEFAULT_DEV_PORT = 4800;
+export const DEFAULT_DEV_HOST = '127.0.0.1';
+
+export interface DevServerOptions {
+  /** The tool folder to serve. */
+  root: string;
+  /** Port of the host page; 4800 when left out, 0 for any free port. */
+  port?: number;
+  /** Address to listen on; 127.0.0.1 when left out. Anything else exposes the server to the network. */
+  host?: string;
+  /** Port of the tool's origin; any free port when left out. */
+  toolPort?: number;
+  /** A fixture file laid over the built-in data; watched, and reloaded when it changes. */
+  fixturesFile?: string;
+  /** The SDK version to act as, 2.1.0 to 2.5.0; 2.5.0 when left out. */
+  sdkVersion?: string;
+  /** Where settings.set persists; `<root>/.pipeline-tool/settings.json` when left out. */
+  settingsFile?: string;
+  /** Watch the folder and the fixture file for live reload; true when left out. */
+  watch?: boolean;
+  /** Receives what a terminal should show: warnings, reloads, problems. Must not throw. */
+  onLog?: (level: 'info' | 'warning' | 'error', message: string) => void;
+  /** Told after every bridge call. Must not throw. */
+  onCall?: (method: string, outcome: CallOutcome) => void;
+}
+
+export interface DevServer {
+  /** The host page: what the author opens. */
+  readonly url: string;
+  /** The tool's origin. */
+  readonly toolOrigin: string;
+  readonly port: number;
+  readonly toolPort: number;
+  readonly settingsFile: string;
+  /** Stops listening, closes every connection and watcher, and waits for pending settings writes. */
+  close(): Promise<void>;
+}
+
+function checkPort(value: number | undefined, name: string, fallback: number): number {
+  const port = value ?? fallback;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new DevServerError('INVALID_OPTION', `${name} must be a whole number from 0 to 65535, got ${String(value)}.`);
+  }
+  return port;
+}
+
+async function checkRoot(root: string): Promise<string> {
+  const info = await stat(root).catch(() => undefined);
+  if (info === undefined) throw new DevServerError('ROOT_NOT_FOUND', `${root} does not exist. Give the path of a tool folder.`);
+  if (!info.isDirectory()) {
+    throw new DevServerError('ROOT_NOT_FOUND', `${root} is not a folder. dev serves a tool folder; to try a .zip bundle, unzip it into a folder first.`);
+  }
+  return realpath(root);
+}
+
+async function loadFixtures(file: string | undefined): Promise<Fixtures> {
+  if (file === undefined) return DEFAULT_FIXTURES;
+  try {
+    return await loadFixtureFile(file);
+  } catch (error) {
+    if (error instanceof FixtureError) throw new DevServerError('FIXTURES_INVALID', error.message, { cause: error });
+    throw error;
+  }
+}
+
+/** Keeps track of open sockets, so that close() does not wait for idle keep-alive connections. */
+function trackSockets(server: Server): Set<Socket> {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  return sockets;
+}
+
+function hardenServer(server: Server, handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>, log: NonNullable<DevServerOptions['onLog']>): void {
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    handle(request, response).catch((error: unknown) => {
+      log('error', `internal error while answering ${request.method ?? '?'} ${request.url ?? '?'}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      if (!response.headersSent) sendText(response, 500, 'internal error in pipeline-tool dev; see the terminal');
+      else response.destroy();
+    });
+  });
+  // A request Node cannot even parse gets a plain 400 instead of an unhandled error.
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+}
+
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  const log = options.onLog ?? (() => {});
+  const port = checkPort(options.port, 'port', DEFAULT_DEV_PORT);
+  const toolPortOption = checkPort(options.toolPort, 'toolPort', 0);
+  const host = options.host ?? DEFAULT_DEV_HOST;
+  const sdkVersion = options.sdkVersion ?? CURRENT_SDK_VERSION;
+  if (!isSupportedSdkVersion(sdkVersion)) {
+    throw new DevServerError('INVALID_OPTION', `the SDK version must be one from 2.1.0 to ${CURRENT_SDK_VERSION}, such as 2.3.0; got "${sdkVersion}".`);
+  }
+  const realRoot = await checkRoot(path.resolve(options.root));
+  const fixturesFile = options.fixturesFile === undefined ? undefined : path.resolve(options.fixturesFile);
+  const fixtures = await loadFixtures(fixturesFile);
+  const settingsFile = path.resolve(options.settingsFile ?? path.join(realRoot, '.pipeline-tool', 'settings.json'));
+  const { store, problem } = await openSettingsFile(settingsFile);
+  if (problem !== null) {
+    log('warning', `${problem.file} could not be used (${problem.reason}); starting with no stored settings.${problem.keptAs === null ? '' : ` The old file is kept as ${problem.keptAs}.`}`);
+  }
+
+  const stateFolder = path.dirname(settingsFile);
+  const session = createDevSession({
+    tool: await readToolInfo(realRoot),
+    fixtures,
+    fixturesFile: fixturesFile ?? null,
+    sdkVersion,
+    settings: store,
+    onCall: options.onCall,
+  });
+  session.setFindings(await collectFindings(realRoot, stateFolder));
+
+  const events = createEventHub();
+  const emit = (event: DevEvent) => events.send(event);
+  const allowedHosts = allowedHostNames(host);
+  let hostPort = port;
+  let toolPort = toolPortOption;
+
+  const hostServer = createServer();
+  const toolServer = createServer();
+  const sockets = [trackSockets(hostServer), trackSockets(toolServer)];
+  hardenServer(
+    hostServer,
+    (request, response) =>
+      routeHostRequest(request, response, {
+        session,
+        events,
+        allowedHosts,
+        hostPort: () => hostPort,
+        toolPort: () => toolPort,
+        afterChange: (reloadTool) => {
+          emit({ type: 'state' });
+          if (reloadTool) emit({ type: 'reload', reason: 'the host settings changed' });
+        },
+      }),
+    log,
+  );
+  hardenServer(
+    toolServer,
+    (request, response) =>
+      routeToolRequest(request, response, {
+        realRoot,
+        allowedHosts,
+        toolPort: () => toolPort,
+        hostPort: () => hostPort,
+        entry: () => session.current().entry,
+        sdk: () => {
+          const version = session.current().sdkVersion;
+          return { version, methods: listSdkMethods(version) };
+        },
+      }),
+    log,
+  );
+
+  const closeServers = async () => {
+    // Stop accepting first, then drop what is open (event streams, idle keep-alive connections),
+    // so that close() never waits on a browser tab.
+    const closed = [hostServer, toolServer].map((server) => new Promise((resolve) => (server.listening ? server.close(resolve) : resolve(undefined))));
+    events.close();
+    for (const set of sockets) for (const socket of set) socket.destroy();
+    await Promise.all(closed);
+  };
+  try {
+    hostPort = await listenOn(hostServer, port, host);
+    toolPort = await listenOn(toolServer, toolPortOption, host);
+  } catch (error) {
+    await closeServers();
+    throw error;
+  }
+
+  const watchers = options.watch === false ? [] : await startLiveReload({ realRoot, fixturesFile, stateFolder, session, emit, log });
+
+  const wildcard = isWildcardAddress(host);
+  if (!isLoopbackAddress(host)) {
+    log('warning', `listening on ${host}: other computers on your network can open the host page, read the tool's files and change its settings. The dev server has no sign-in.`);
+  }
+  const shownHost = urlHostName(wildcard ? DEFAULT_DEV_HOST : host);
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${shownHost}:${hostPort}/`,
+    toolOrigin: `http://${shownHost}:${toolPort}`,
+    port: hostPort,
+    toolPort,
+    settingsFile,
+    close() {
+      closing ??= (async () => {
+        for (const watcher of watchers) watcher.close();
+        await closeServers();
+        await store.flush();
+      })();
+      return closing;
+    },
+  };
+}

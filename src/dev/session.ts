@@ -1,0 +1,245 @@
+import type { BridgeContextDto, BridgeToolType } from '../bridge/types.js';
+import {
+  BRIDGE_METHODS,
+  BridgeModelError,
+  createPlatform,
+  isSupportedSdkVersion,
+  type BridgeWarning,
+  type CreatedQuote,
+  type CustomerPreview,
+  type EditorView,
+  type Fixtures,
+  type Platform,
+  type SettingsEntry,
+} from '../platform/index.js';
+import type { Findings } from './findings.js';
+import type { SettingsFileStore } from './settings-file.js';
+import type { ToolInfo } from './tool-manifest.js';
+
+/*
+ * The emulated host as the dev server runs it: the platform model, plus what the author can
+ * switch in the host page (tool type, role, culture, SDK version) and what the page shows. It
+ * knows nothing of HTTP; the endpoints translate to and from it.
+ */
+
+/** The SDK versions the host page offers; any 2.x.y from 2.1.0 to 2.5.0 works through the API. */
+export const SDK_VERSION_CHOICES = ['2.1.0', '2.2.0', '2.3.0', '2.4.0', '2.5.0'];
+/** Role tokens the host page suggests. The spec names H_Admin and H_Field; the others follow its pattern. */
+export const ROLE_SUGGESTIONS = ['H_SuperUser', 'H_Admin', 'H_Office', 'H_Field'];
+
+const ROLE_TOKEN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+const CULTURE_CODE = /^[a-z]{2}-[A-Z]{2}$/;
+const TOOL_TYPES: readonly BridgeToolType[] = ['standalone', 'quoting_extension'];
+
+export interface CallError {
+  name: string;
+  code: string;
+  method: string;
+  message: string;
+  details: unknown[];
+}
+
+export type CallOutcome =
+  | { ok: true; value: unknown; warnings: BridgeWarning[]; ms: number }
+  | { ok: false; error: CallError; warnings: BridgeWarning[]; ms: number };
+
+/** What the author has switched away from the manifest and the fixtures; null means "as given". */
+export interface HostChoices {
+  toolType: BridgeToolType | null;
+  userRole: string | null;
+  cultureCode: string | null;
+  sdkVersion: string;
+}
+
+/** Everything the host page shows, as plain JSON. */
+export interface DevState {
+  tool: ToolInfo & { toolType: BridgeToolType };
+  choices: HostChoices;
+  sdkVersions: string[];
+  roleSuggestions: string[];
+  context: BridgeContextDto;
+  methods: string[];
+  editor: EditorView;
+  preview: CustomerPreview;
+  createdQuotes: CreatedQuote[];
+  findings: Findings | null;
+  fixtures: { file: string | null; error: string | null };
+  settings: { file: string; entries: SettingsEntry[] };
+  notices: string[];
+}
+
+/** A change asked for in the host page's controls; anything else is refused. */
+export type ControlRequest =
+  | { action: 'choose'; toolType?: unknown; userRole?: unknown; cultureCode?: unknown; sdkVersion?: unknown }
+  | { action: 'reset-quote' }
+  | { action: 'reset-settings' }
+  | { action: 'reload' };
+
+export type ControlOutcome = { ok: true; reloadTool: boolean } | { ok: false; message: string };
+
+export interface DevSessionOptions {
+  tool: ToolInfo;
+  fixtures: Fixtures;
+  fixturesFile: string | null;
+  sdkVersion: string;
+  settings: SettingsFileStore;
+  /** Told after every call, for the terminal log. */
+  onCall?: (method: string, outcome: CallOutcome) => void;
+}
+
+export interface DevSession {
+  call(method: string, args: unknown[]): Promise<CallOutcome>;
+  control(request: Record<string, unknown>): Promise<ControlOutcome>;
+  snapshot(): DevState;
+  /** The page to open and the SDK to give it, without building the quote views. */
+  current(): { entry: string; sdkVersion: string };
+  setTool(tool: ToolInfo): void;
+  setFindings(findings: Findings): void;
+  /** New fixture data; the open quote starts over from it. */
+  setFixtures(fixtures: Fixtures): void;
+  setFixtureError(message: string | null): void;
+}
+
+export function createDevSession(options: DevSessionOptions): DevSession {
+  let tool = options.tool;
+  let fixtures = options.fixtures;
+  let findings: Findings | null = null;
+  let fixtureError: string | null = null;
+  const choices: HostChoices = { toolType: null, userRole: null, cultureCode: null, sdkVersion: options.sdkVersion };
+  let warnings: BridgeWarning[] = [];
+  // Calls run one at a time, as the host's single open quote takes them, so each call's
+  // warnings and log entry belong to that call alone.
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const toolType = (): BridgeToolType => choices.toolType ?? tool.manifestType ?? 'standalone';
+  const context = (): BridgeContextDto => ({
+    ...fixtures.context,
+    ...(choices.userRole === null ? {} : { userRole: choices.userRole }),
+    ...(choices.cultureCode === null ? {} : { cultureCode: choices.cultureCode }),
+  });
+  const makePlatform = (): Platform =>
+    createPlatform({
+      toolId: tool.toolId,
+      toolType: toolType(),
+      fixtures,
+      sdkVersion: choices.sdkVersion,
+      settingsStore: options.settings,
+      onWarning: (warning) => warnings.push(warning),
+    });
+  let platform = makePlatform();
+
+  const runCall = async (method: string, args: unknown[]): Promise<CallOutcome> => {
+    warnings = [];
+    const started = performance.now();
+    const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
+    try {
+      // Only names the model knows reach it; `__proto__` and friends stop here.
+      if (!Object.prototype.hasOwnProperty.call(BRIDGE_METHODS, method)) {
+        throw new BridgeModelError('UNKNOWN_METHOD', method, `${method} is not a bridge method`);
+      }
+      let value = await platform.call(method, args, { toolId: tool.toolId, toolType: toolType() });
+      // The role and culture switches change what the tool is told, not the data it works on.
+      if (method === 'context.get') value = { ...(value as BridgeContextDto), ...context() };
+      return { ok: true, value, warnings, ms: elapsed() };
+    } catch (error) {
+      const model = error instanceof BridgeModelError ? error : new BridgeModelError('INTERNAL_ERROR', method, `${method} failed in the dev server: ${String(error)}`);
+      return { ok: false, error: { ...model.toJSON(), name: 'BridgeError' }, warnings, ms: elapsed() };
+    }
+  };
+
+  const choose = (request: Record<string, unknown>): ControlOutcome => {
+    const next = { ...choices };
+    const { toolType: type, userRole, cultureCode, sdkVersion } = request;
+    if (type !== undefined) {
+      if (type !== null && !TOOL_TYPES.includes(type as BridgeToolType)) return { ok: false, message: 'toolType must be standalone, quoting_extension or null' };
+      next.toolType = type as BridgeToolType | null;
+    }
+    if (userRole !== undefined) {
+      if (userRole !== null && (typeof userRole !== 'string' || !ROLE_TOKEN.test(userRole))) {
+        return { ok: false, message: 'userRole must be a role token such as H_Admin (letters, digits and _)' };
+      }
+      next.userRole = userRole;
+    }
+    if (cultureCode !== undefined) {
+      if (cultureCode !== null && (typeof cultureCode !== 'string' || !CULTURE_CODE.test(cultureCode))) {
+        return { ok: false, message: 'cultureCode must have the form xx-XX, such as en-NZ' };
+      }
+      next.cultureCode = cultureCode;
+    }
+    if (sdkVersion !== undefined) {
+      if (typeof sdkVersion !== 'string' || !isSupportedSdkVersion(sdkVersion)) return { ok: false, message: 'sdkVersion must be a version from 2.1.0 to 2.5.0' };
+      next.sdkVersion = sdkVersion;
+    }
+    const sdkChanged = next.sdkVersion !== choices.sdkVersion;
+    Object.assign(choices, next);
+    // Another SDK version is another host: it starts with a fresh open quote.
+    if (sdkChanged) platform = makePlatform();
+    return { ok: true, reloadTool: true };
+  };
+
+  return {
+    call(method, args) {
+      const result = queue.then(() => runCall(method, args));
+      queue = result;
+      void result.then((outcome) => options.onCall?.(method, outcome));
+      return result;
+    },
+
+    async control(request) {
+      switch (request['action']) {
+        case 'choose':
+          return choose(request);
+        case 'reset-quote':
+          platform.resetOpenQuote();
+          return { ok: true, reloadTool: false };
+        case 'reset-settings':
+          await options.settings.clear({ tenantId: fixtures.context.tenantId, toolId: tool.toolId });
+          return { ok: true, reloadTool: true };
+        case 'reload':
+          return { ok: true, reloadTool: true };
+        default:
+          return { ok: false, message: 'action must be choose, reset-quote, reset-settings or reload' };
+      }
+    },
+
+    snapshot() {
+      const tenantId = fixtures.context.tenantId;
+      return {
+        tool: { ...tool, toolType: toolType() },
+        choices: { ...choices },
+        sdkVersions: SDK_VERSION_CHOICES,
+        roleSuggestions: ROLE_SUGGESTIONS,
+        context: context(),
+        methods: [...platform.methods],
+        editor: platform.editorView(),
+        preview: platform.customerPreview(),
+        createdQuotes: platform.createdQuotes(),
+        findings,
+        fixtures: { file: options.fixturesFile, error: fixtureError },
+        settings: {
+          file: options.settings.file,
+          entries: options.settings.entries().filter((entry) => entry.tenantId === tenantId && entry.toolId === tool.toolId),
+        },
+        notices: tool.notes,
+      };
+    },
+
+    current() {
+      return { entry: tool.entry, sdkVersion: choices.sdkVersion };
+    },
+    setTool(next) {
+      tool = next;
+    },
+    setFindings(next) {
+      findings = next;
+    },
+    setFixtures(next) {
+      fixtures = next;
+      fixtureError = null;
+      platform = makePlatform();
+    },
+    setFixtureError(message) {
+      fixtureError = message;
+    },
+  };
+}

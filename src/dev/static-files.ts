@@ -1,0 +1,149 @@
+import { constants } from 'node:fs';
+import { open, realpath, type FileHandle } from 'node:fs/promises';
+import type { ServerResponse } from 'node:http';
+import path from 'node:path';
+import { commonHeaders, sendText } from './http-utils.js';
+import { injectSdkScript } from './inject-sdk.js';
+
+/*
+ * Serves the tool folder to the tool's frame. The request path is untrusted: it is decoded one
+ * segment at a time (so an encoded slash can never become a separator), every climbing or hidden
+ * segment is refused, and the real path of the file, after links, must still lie inside the real
+ * path of the folder.
+ */
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.htm': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.txt': 'text/plain; charset=utf-8',
+  '.wasm': 'application/wasm',
+};
+
+/** HTML is read whole to insert the SDK; anything bigger is surely not a tool's page. */
+const MAX_HTML_BYTES = 20_000_000;
+
+export type PathRequest = { ok: true; segments: string[] } | { ok: false; status: number; message: string };
+
+/** The decoded segments of a request target, or the status to refuse it with. */
+export function readRequestPath(target: string): PathRequest {
+  // Absolute-form targets (`GET http://elsewhere/ HTTP/1.1`) and `//name` are not file paths.
+  if (!target.startsWith('/') || target.startsWith('//')) return { ok: false, status: 400, message: 'the request path must start with a single /' };
+  const rawPath = target.split(/[?#]/, 1)[0]!;
+  if (rawPath.includes('\\')) return { ok: false, status: 400, message: 'backslashes are not allowed in paths' };
+  const segments: string[] = [];
+  const raw = rawPath.slice(1).split('/');
+  for (let i = 0; i < raw.length; i++) {
+    const part = raw[i]!;
+    if (part === '' && i === raw.length - 1) break;
+    let segment: string;
+    try {
+      segment = decodeURIComponent(part);
+    } catch {
+      return { ok: false, status: 400, message: 'the path has a malformed percent-encoding' };
+    }
+    if (segment === '') return { ok: false, status: 400, message: 'the path has an empty segment (//)' };
+    if (/[/\\\0]/.test(segment)) return { ok: false, status: 400, message: 'encoded slashes, backslashes and NUL are not allowed in paths' };
+    if (segment === '.' || segment === '..') return { ok: false, status: 400, message: 'the path may not contain . or .. segments' };
+    if (process.platform === 'win32' && segment.includes(':')) return { ok: false, status: 400, message: 'colons are not allowed in paths' };
+    // Hidden files hold editor state, VCS data and our own settings; they are never part of a tool.
+    if (segment.startsWith('.')) return { ok: false, status: 404, message: 'not found' };
+    segments.push(segment);
+  }
+  return { ok: true, segments };
+}
+
+/** True when `child` is `root` itself or lies inside it; both must be real, absolute paths. */
+export function isInside(root: string, child: string): boolean {
+  const relative = path.relative(root, child);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/** Opens the file the segments name, or undefined when it is missing, hidden, outside or not a file. */
+export async function openToolFile(realRoot: string, segments: readonly string[]): Promise<{ handle: FileHandle; size: number; name: string } | undefined> {
+  let real: string;
+  try {
+    real = await realpath(path.join(realRoot, ...segments));
+  } catch {
+    return undefined;
+  }
+  if (!isInside(realRoot, real)) return undefined;
+  // A link inside the folder may still point at a hidden file, such as our settings.
+  if (path.relative(realRoot, real).split(path.sep).some((part) => part.startsWith('.'))) return undefined;
+  let handle: FileHandle;
+  try {
+    // O_NOFOLLOW: if the file was swapped for a link since realpath, refuse instead of following.
+    handle = await open(real, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch {
+    return undefined;
+  }
+  const info = await handle.stat();
+  if (!info.isFile()) {
+    await handle.close();
+    return undefined;
+  }
+  return { handle, size: info.size, name: real };
+}
+
+export function contentTypeOf(name: string): string {
+  return CONTENT_TYPES[path.extname(name).toLowerCase()] ?? 'application/octet-stream';
+}
+
+export interface ServeOptions {
+  realRoot: string;
+  /** The SDK's address, inserted into every HTML page. */
+  sdkPath: string;
+  /** Extra headers for every file, such as CORS for the sandboxed frame. */
+  headers: Record<string, string>;
+}
+
+/** Answers a GET or HEAD for a file of the tool folder. */
+export async function serveToolFile(segments: readonly string[], response: ServerResponse, options: ServeOptions): Promise<void> {
+  const file = await openToolFile(options.realRoot, segments);
+  if (file === undefined) {
+    sendText(response, 404, 'not found', options.headers);
+    return;
+  }
+  const { handle, size, name } = file;
+  const type = contentTypeOf(name);
+  const isHead = response.req.method === 'HEAD';
+  try {
+    if (type.startsWith('text/html')) {
+      if (size > MAX_HTML_BYTES) {
+        sendText(response, 413, `HTML files over ${MAX_HTML_BYTES} bytes are not served`, options.headers);
+        return;
+      }
+      const body = injectSdkScript(await handle.readFile(), options.sdkPath);
+      response.writeHead(200, commonHeaders({ ...options.headers, 'Content-Type': type, 'Content-Length': String(body.length) }));
+      response.end(isHead ? undefined : body);
+      return;
+    }
+    response.writeHead(200, commonHeaders({ ...options.headers, 'Content-Type': type, 'Content-Length': String(size) }));
+    if (isHead) {
+      response.end();
+      return;
+    }
+    const stream = handle.createReadStream({ autoClose: true });
+    stream.on('error', () => response.destroy());
+    stream.pipe(response);
+    await new Promise<void>((resolve) => {
+      stream.on('close', resolve);
+      response.on('close', resolve);
+    });
+  } finally {
+    await handle.close().catch(() => {});
+  }
+}

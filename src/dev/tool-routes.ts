@@ -1,0 +1,55 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { renderSdkScript } from './assets/sdk-script.js';
+import { checkHost, urlHostName } from './host-check.js';
+import { commonHeaders, sendBody, sendText } from './http-utils.js';
+import { readRequestPath, serveToolFile } from './static-files.js';
+
+/*
+ * The tool's origin: the tool folder's files and the SDK script, and nothing else. It has no
+ * endpoint that changes anything, so code in the tool's frame can reach the platform model only
+ * through the host page, as on the platform.
+ */
+
+/** The SDK's address on the tool's origin; a tool file at this path would be shadowed. */
+export const SDK_PATH = '/__pipeline/sdk.js';
+
+export interface ToolRouteContext {
+  realRoot: string;
+  allowedHosts: ReadonlySet<string>;
+  toolPort: () => number;
+  hostPort: () => number;
+  entry: () => string;
+  sdk: () => { version: string; methods: readonly string[] };
+}
+
+export async function routeToolRequest(request: IncomingMessage, response: ServerResponse, context: ToolRouteContext): Promise<void> {
+  const hostName = checkHost(request.headers.host, context.allowedHosts, context.toolPort());
+  if (hostName === undefined) {
+    sendText(response, 403, 'This dev server answers only to the address it printed (the Host header names another).');
+    return;
+  }
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    sendText(response, 405, 'only GET and HEAD are served here', { Allow: 'GET, HEAD' });
+    return;
+  }
+  // Module scripts and fetch() from the sandboxed frame are CORS requests from the opaque origin.
+  const cors: Record<string, string> = request.headers.origin === 'null' ? { 'Access-Control-Allow-Origin': 'null', Vary: 'Origin' } : { Vary: 'Origin' };
+  const target = request.url ?? '';
+  const pathOnly = target.split(/[?#]/, 1)[0];
+  if (pathOnly === SDK_PATH) {
+    const hostOrigin = `http://${urlHostName(hostName)}:${context.hostPort()}`;
+    sendBody(response, 200, 'text/javascript; charset=utf-8', renderSdkScript({ ...context.sdk(), hostOrigin }), cors);
+    return;
+  }
+  if (pathOnly === '/') {
+    response.writeHead(302, commonHeaders({ Location: `/${context.entry().split('/').map(encodeURIComponent).join('/')}` }));
+    response.end();
+    return;
+  }
+  const parsed = readRequestPath(target);
+  if (!parsed.ok) {
+    sendText(response, parsed.status, parsed.message, cors);
+    return;
+  }
+  await serveToolFile(parsed.segments, response, { realRoot: context.realRoot, sdkPath: SDK_PATH, headers: cors });
+}

@@ -1,0 +1,163 @@
+import { watch, type FSWatcher } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+/*
+ * File watching with node:fs only. A recursive fs.watch on Linux walks and watches everything,
+ * node_modules included; watching one folder at a time lets us skip what can never be part of a
+ * tool (hidden folders, node_modules) and cap the count. Editors save in bursts (write, rename,
+ * chmod), so changes are collected and reported once things settle.
+ */
+
+export interface Watcher {
+  /** Resolves once every folder present at the start is watched. */
+  ready: Promise<void>;
+  close(): void;
+}
+
+export interface FolderWatchOptions {
+  /** Relative paths (with / separators) to leave alone, folders included. */
+  ignore: (relative: string) => boolean;
+  /** Called once per burst of changes with the relative paths that changed. */
+  onChange: (relative: string[]) => void;
+  /** Told once when the folder has more subfolders than are watched. */
+  onLimit?: (limit: number) => void;
+  debounceMs?: number;
+  maxFolders?: number;
+}
+
+/** Folders that are never part of a tool and can be huge. */
+export function isIgnoredToolPath(relative: string): boolean {
+  return relative.split('/').some((part) => part.startsWith('.') || part === 'node_modules');
+}
+
+export function watchFolder(root: string, options: FolderWatchOptions): Watcher {
+  const maxFolders = options.maxFolders ?? 2000;
+  const watchers = new Map<string, FSWatcher>();
+  const pending = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  let limitReported = false;
+  const relativeOf = (absolute: string) => path.relative(root, absolute).split(path.sep).join('/');
+
+  const flush = async () => {
+    timer = undefined;
+    const changed = [...pending];
+    pending.clear();
+    if (!(await checkRoot())) return;
+    // New folders need watchers of their own; deleted ones give theirs up.
+    for (const relative of changed) {
+      const absolute = path.join(root, relative);
+      const info = await stat(absolute).catch(() => undefined);
+      if (info?.isDirectory()) await addFolder(absolute);
+      else if (info === undefined) dropFolder(absolute);
+    }
+    if (!closed && changed.length > 0) options.onChange(changed);
+  };
+  const schedule = (relative: string) => {
+    pending.add(relative);
+    if (timer !== undefined) clearTimeout(timer);
+    timer = setTimeout(() => void flush(), options.debounceMs ?? 80);
+  };
+
+  // Build tools often delete the output folder and make a new one (`dev dist`); the watchers of
+  // the old folder then see nothing more, so a replaced or missing root is watched afresh.
+  let rootId: number | undefined;
+  let poll: NodeJS.Timeout | undefined;
+  const checkRoot = async (): Promise<boolean> => {
+    const info = await stat(root).catch(() => undefined);
+    if (info?.isDirectory() && info.ino === rootId) return true;
+    dropFolder(root);
+    if (info?.isDirectory()) {
+      rootId = info.ino;
+      await addFolder(root);
+      return true;
+    }
+    poll ??= setInterval(() => {
+      void stat(root)
+        .catch(() => undefined)
+        .then((again) => {
+          if (closed || !again?.isDirectory() || poll === undefined) return;
+          clearInterval(poll);
+          poll = undefined;
+          schedule('');
+        });
+    }, 300);
+    return false;
+  };
+
+  const dropFolder = (absolute: string) => {
+    for (const [folder, watcher] of watchers) {
+      if (folder === absolute || folder.startsWith(absolute + path.sep)) {
+        watcher.close();
+        watchers.delete(folder);
+      }
+    }
+  };
+
+  const addFolder = async (absolute: string): Promise<void> => {
+    const relative = relativeOf(absolute);
+    if (closed || watchers.has(absolute) || (relative !== '' && options.ignore(relative))) return;
+    if (watchers.size >= maxFolders) {
+      if (!limitReported) options.onLimit?.(maxFolders);
+      limitReported = true;
+      return;
+    }
+    let watcher: FSWatcher;
+    try {
+      watcher = watch(absolute, (_event, name) => {
+        const child = name === null ? relative : relative === '' ? String(name) : `${relative}/${String(name)}`;
+        if (child !== '' && options.ignore(child)) return;
+        schedule(child);
+      });
+    } catch {
+      return; // Gone or unreadable since it was listed: nothing to watch.
+    }
+    watcher.on('error', () => dropFolder(absolute));
+    watchers.set(absolute, watcher);
+    const children = await readdir(absolute, { withFileTypes: true }).catch(() => []);
+    for (const child of children) if (child.isDirectory()) await addFolder(path.join(absolute, child.name));
+  };
+
+  const ready = stat(root).then(
+    (info) => {
+      rootId = info.ino;
+      return addFolder(root);
+    },
+    () => undefined,
+  );
+  return {
+    ready,
+    close() {
+      closed = true;
+      if (timer !== undefined) clearTimeout(timer);
+      if (poll !== undefined) clearInterval(poll);
+      for (const watcher of watchers.values()) watcher.close();
+      watchers.clear();
+    },
+  };
+}
+
+/** Watches one file through its folder, because editors replace files rather than rewrite them. */
+export function watchFile(file: string, onChange: () => void, debounceMs = 80): Watcher {
+  const name = path.basename(file);
+  let timer: NodeJS.Timeout | undefined;
+  let watcher: FSWatcher | undefined;
+  try {
+    watcher = watch(path.dirname(file), (_event, changed) => {
+      if (changed !== null && String(changed) !== name) return;
+      if (timer !== undefined) clearTimeout(timer);
+      timer = setTimeout(onChange, debounceMs);
+    });
+    watcher.on('error', () => watcher?.close());
+  } catch {
+    watcher = undefined;
+  }
+  return {
+    ready: Promise.resolve(),
+    close() {
+      if (timer !== undefined) clearTimeout(timer);
+      watcher?.close();
+    },
+  };
+}

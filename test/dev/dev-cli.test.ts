@@ -1,0 +1,93 @@
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:net';
+import path from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/bundles.js';
+import { BIN, runCli, STACK_TRACE } from '../helpers/cli.js';
+import { writeTool } from './helpers.js';
+
+/** A port that was free a moment ago. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const blockers: Server[] = [];
+afterAll(() => blockers.forEach((server) => server.close()));
+
+describe('pipeline-tool dev (the binary)', () => {
+  it('prints the address, answers on it, and exits 0 on Ctrl-C', async () => {
+    const root = writeTool();
+    const cwd = tempDir();
+    const port = await freePort();
+    const child = spawn(process.execPath, [BIN, 'dev', root, '--port', String(port)], { cwd, env: { ...process.env, CI: 'true', NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    let running = true;
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('exit', (code) => {
+        running = false;
+        resolve(code);
+      }),
+    );
+    try {
+      const deadline = Date.now() + 15_000;
+      while (running && !stdout.includes('Stop:') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(stdout, `stderr: ${stderr}`).toContain(`Open:     http://127.0.0.1:${port}/`);
+      expect(stdout).toContain(`Settings: ${path.join('.pipeline-tool', 'settings.json')}`);
+      const page = await fetch(`http://127.0.0.1:${port}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('pipeline-tool dev');
+    } finally {
+      child.kill('SIGINT');
+    }
+    const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('timeout'), 10_000))]);
+    if (code === 'timeout') child.kill('SIGKILL');
+    expect(code).toBe(0);
+    expect(stderr).toContain('Stopping pipeline-tool dev');
+    expect(stderr).not.toMatch(STACK_TRACE);
+  });
+
+  it('exits 2 with a suggestion when the port is in use', async () => {
+    const blocker = createServer();
+    blockers.push(blocker);
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as { port: number };
+    const result = runCli(['dev', writeTool(), '--port', String(port)], { cwd: tempDir() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(new RegExp(`^pipeline-tool: port ${port} on 127\\.0\\.0\\.1 is already in use .*--port \\d+`));
+    expect(result.stderr).not.toMatch(STACK_TRACE);
+  });
+
+  it.each([
+    [['--sdk', '3.1.0'], /SDK version must be one from 2\.1\.0 to 2\.5\.0/],
+    [['--port', 'eighty'], /--port takes a whole number/],
+    [['--port', '70000'], /port must be a whole number from 0 to 65535/],
+  ])('exits 2 for %j', (flags, message) => {
+    const result = runCli(['dev', writeTool(), ...flags], { cwd: tempDir() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toMatch(STACK_TRACE);
+  });
+
+  it('exits 2 for a folder that does not exist', () => {
+    const result = runCli(['dev', path.join(tempDir(), 'missing')], { cwd: tempDir() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('does not exist');
+  });
+
+  it('exits 2 for a broken fixture file, naming line and column', () => {
+    const cwd = tempDir();
+    writeFileSync(path.join(cwd, 'fixtures.json'), '{\n  "products": [\n    { "sku": 5 }\n  ]\n}\n');
+    const result = runCli(['dev', writeTool(), '--fixtures', 'fixtures.json', '--port', '0'], { cwd });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/fixtures\.json:3:\d+/);
+    expect(result.stderr).not.toMatch(STACK_TRACE);
+  });
+});

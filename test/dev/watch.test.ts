@@ -1,0 +1,59 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isIgnoredToolPath, watchFolder, type Watcher } from '../../src/dev/watch.js';
+import { tempDir } from '../helpers/bundles.js';
+import { waitFor } from './helpers.js';
+
+let watcher: Watcher | undefined;
+afterEach(() => watcher?.close());
+
+function watchInto(root: string, changes: string[][]): Promise<void> {
+  watcher = watchFolder(root, { ignore: isIgnoredToolPath, onChange: (changed) => changes.push(changed), debounceMs: 30 });
+  return watcher.ready;
+}
+
+describe('watching the tool folder', () => {
+  it('reports a burst of saves once, in new folders too, but not hidden ones or node_modules', async () => {
+    const root = tempDir();
+    mkdirSync(path.join(root, '.pipeline-tool'));
+    mkdirSync(path.join(root, 'node_modules'));
+    const changes: string[][] = [];
+    await watchInto(root, changes);
+
+    writeFileSync(path.join(root, 'app.js'), '1');
+    writeFileSync(path.join(root, 'app.js'), '2');
+    writeFileSync(path.join(root, 'styles.css'), '3');
+    await waitFor(() => changes.length > 0, 3_000, 'a change');
+    expect(changes[0]!.sort()).toEqual(['app.js', 'styles.css']);
+
+    mkdirSync(path.join(root, 'lib'));
+    await waitFor(() => changes.flat().includes('lib'), 3_000, 'the new folder');
+    writeFileSync(path.join(root, 'lib', 'util.js'), 'x');
+    await waitFor(() => changes.flat().includes('lib/util.js'), 3_000, 'a file in the new folder');
+
+    const count = changes.length;
+    writeFileSync(path.join(root, '.pipeline-tool', 'settings.json'), '{}');
+    writeFileSync(path.join(root, 'node_modules', 'x.js'), '{}');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(changes.length).toBe(count);
+  });
+
+  it('keeps watching a folder that a build deletes and makes again', async () => {
+    const root = path.join(tempDir(), 'dist');
+    mkdirSync(root);
+    writeFileSync(path.join(root, 'app.js'), '1');
+    const changes: string[][] = [];
+    await watchInto(root, changes);
+
+    rmSync(root, { recursive: true });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    mkdirSync(root);
+    writeFileSync(path.join(root, 'app.js'), '2');
+    await waitFor(() => changes.flat().includes(''), 3_000, 'the new folder to be noticed');
+
+    writeFileSync(path.join(root, 'app.js'), '3');
+    const count = changes.length;
+    await waitFor(() => changes.length > count && changes.at(-1)!.includes('app.js'), 3_000, 'a change in the new folder');
+  });
+});
