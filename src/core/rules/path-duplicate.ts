@@ -16,13 +16,15 @@ export default defineRule<{ other: string; how: How }>({
   id: 'path-duplicate',
   severity: 'error',
   description: 'Two entries would extract to the same path (exactly, by letter case, by Unicode normalisation, or file vs folder).',
-  message: ({ other, how }) =>
-    `This entry ${HOW[how]} "${showName(other)}"; on case-insensitive or normalising systems one overwrites the other. Keep one, or rename.`,
+  message: ({ other, how }, file) =>
+    file?.endsWith('/')
+      ? `This folder ${HOW[how]} "${showName(other)}"; on case-insensitive or normalising systems the two become one folder, and paths spelled the other way stop working. Use one spelling.`
+      : `This entry ${HOW[how]} "${showName(other)}"; on case-insensitive or normalising systems one overwrites the other. Keep one, or rename.`,
   check: ({ source }) => {
     const hits: { file: string; data: { other: string; how: How } }[] = [];
-    const seen: Record<'exact' | 'unicode' | 'case', Map<string, BundleEntry>> = { exact: new Map(), unicode: new Map(), case: new Map() };
+    const seen: Record<'exact' | 'unicode' | 'case', Map<string, Pick<BundleEntry, 'path'>>> = { exact: new Map(), unicode: new Map(), case: new Map() };
     const fileNames = new Set<string>();
-    for (const entry of source.entries) {
+    for (const entry of withImpliedFolders(source.entries)) {
       const bare = entry.path.replace(/\/$/, '');
       const keys = { exact: bare, unicode: bare.normalize('NFC'), case: bare.normalize('NFC').toLowerCase() };
       const how = (['exact', 'unicode', 'case'] as const).find((kind) => seen[kind].has(keys[kind]));
@@ -43,3 +45,25 @@ export default defineRule<{ other: string; how: How }>({
     return hits;
   },
 });
+
+/**
+ * The entries plus every folder their paths imply but the bundle does not list. A zip needs no
+ * folder entries, yet "a/x.js" and "A/y.js" still make two folders that a case-insensitive system
+ * merges; a folder on disk lists both, so without this a zip and the folder it was packed from
+ * would get different verdicts.
+ */
+function withImpliedFolders(entries: readonly BundleEntry[]): Pick<BundleEntry, 'path' | 'kind'>[] {
+  const listed = new Set(entries.map((entry) => entry.path));
+  const result: Pick<BundleEntry, 'path' | 'kind'>[] = [];
+  for (const entry of entries) {
+    const segments = entry.path.replace(/\/$/, '').split('/');
+    for (let i = 1; i < segments.length; i++) {
+      const folder = `${segments.slice(0, i).join('/')}/`;
+      if (listed.has(folder)) continue;
+      listed.add(folder);
+      result.push({ path: folder, kind: 'directory' });
+    }
+    result.push(entry);
+  }
+  return result;
+}

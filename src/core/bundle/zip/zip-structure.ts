@@ -15,8 +15,16 @@ const MAX_COMMENT = 0xffff;
 /** More central records than this is an attack on the reader, not a bundle (the limit is 200 files). */
 const MAX_RECORDS = 65_535;
 
+/**
+ * Stored and deflated entries need version 2.0 (4.5 with Zip64). Readers skip or refuse entries
+ * that claim more than they implement: Info-ZIP unzip 6.0 anything above 4.6, Python above 6.3.
+ */
+const MAX_VERSION_NEEDED = 46;
+
 const FLAG_ENCRYPTED = 0x0001;
 const FLAG_DESCRIPTOR = 0x0008;
+/** PKWARE's "compressed patched data": the entry holds a patch, not the file. */
+const FLAG_PATCHED = 0x0020;
 const FLAG_STRONG_ENCRYPTION = 0x0040;
 const FLAG_UTF8 = 0x0800;
 const METHOD_AES = 99;
@@ -170,6 +178,13 @@ export async function readZipStructure(file: RandomAccess): Promise<ZipStructure
     };
     record.kind = entryKind(record.name, cd.readUInt16LE(pos + 4) >> 8, cd.readUInt32LE(pos + 38));
     records.push(record);
+    // Only the low byte is the version; readers check the central copy, not the local one.
+    const versionNeeded = cd[pos + 6]!;
+    if (versionNeeded > MAX_VERSION_NEEDED) {
+      findings.push({ ruleId: 'archive-unsupported', file: record.name, data: { feature: 'version-needed', version: (versionNeeded / 10).toFixed(1) } });
+    }
+    // Python's zipfile refuses such an entry outright; other readers extract the patch as the file.
+    if (flags & FLAG_PATCHED) findings.push({ ruleId: 'archive-unsupported', file: record.name, data: { feature: 'patched-data' } });
     const central = { nameBytes, flags, method, crc32: record.crc32, compressed: record.compressedSize, uncompressed: record.uncompressedSize };
     await checkLocalHeader(file, record, central, findings);
     pos = recordEnd;
@@ -209,7 +224,11 @@ async function checkLocalHeader(file: RandomAccess, record: ZipRecord, central: 
   const differs: string[] = [];
   if (!name.equals(central.nameBytes)) differs.push('name');
   if (header.readUInt16LE(8) !== central.method) differs.push('compression method');
-  if ((flags & (FLAG_ENCRYPTED | FLAG_DESCRIPTOR)) !== (central.flags & (FLAG_ENCRYPTED | FLAG_DESCRIPTOR))) differs.push('flags');
+  // The UTF-8 flag decides how a non-ASCII name is decoded; readers that decode the local name by
+  // its own flag (Python's zipfile) then find it differs from the central one and refuse the entry.
+  const nonAscii = central.nameBytes.some((b) => b >= 0x80);
+  const compared = FLAG_ENCRYPTED | FLAG_DESCRIPTOR | (nonAscii ? FLAG_UTF8 : 0);
+  if ((flags & compared) !== (central.flags & compared)) differs.push('flags');
   // With a data descriptor the local header may leave CRC and sizes as zero; they are checked
   // against the descriptor instead.
   if (!(flags & FLAG_DESCRIPTOR)) {
