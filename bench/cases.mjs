@@ -1,0 +1,140 @@
+// The figures of issue 8 as data: what to run on our side, what to run as the yardstick, the goal,
+// and what each needs. Adding a figure means adding an entry here; run.mjs does not change.
+import { existsSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/** How many times more rounds the startup-bound pairs (typical.zip, --version) get. */
+export const STARTUP_RUNS_FACTOR = 3;
+
+/**
+ * @param {object} context
+ * @param {string} context.bin      path of bin/pipeline-tool.js
+ * @param {string} context.root     project root (working directory of our commands)
+ * @param {object} context.inputs   result of prepareInputs
+ * @param {string} context.outDir   scratch folder for pack outputs
+ */
+export function defineCases({ bin, root, inputs, outDir }) {
+  const node = process.execPath;
+  // Our commands run exactly as a user's shell would run the installed binary: `node bin/… args`.
+  const ours = (args, extra = {}) => ({ file: node, args: [bin, ...args], cwd: root, ...extra });
+  const nodeBaseline = { file: node, args: ['-e', '0'], cwd: root, expectExit: 0 };
+
+  return [
+    {
+      id: 'validate-max',
+      kind: 'ratio',
+      measure: 'validate max.zip',
+      oursLabel: 'pipeline-tool validate max.zip',
+      referenceLabel: 'unzip -t max.zip',
+      goal: 1.8,
+      requires: { command: 'validate', tools: ['unzip'], inputs: ['max.zip'] },
+      why: { 1: 'the generated bundle is not clean', 2: 'validate could not run' },
+      ours: () => ours(['validate', inputs.max.zip], { expectExit: 0 }),
+      reference: () => ({ file: 'unzip', args: ['-t', inputs.max.zip], cwd: root, expectExit: 0 }),
+    },
+    {
+      id: 'validate-typical',
+      kind: 'ratio',
+      measure: 'validate typical.zip',
+      // Startup-bound: a round costs a tenth of a second, and a 20 ms hiccup is a third of the
+      // figure, so more rounds buy a steadier median cheaply.
+      runsFactor: STARTUP_RUNS_FACTOR,
+      oursLabel: 'pipeline-tool validate typical.zip',
+      referenceLabel: 'node -e 0',
+      goal: 1.8,
+      requires: { command: 'validate', tools: [], inputs: ['typical.zip'] },
+      why: { 1: 'the generated bundle is not clean', 2: 'validate could not run' },
+      ours: () => ours(['validate', inputs.typical.zip], { expectExit: 0 }),
+      reference: () => nodeBaseline,
+    },
+    {
+      id: 'validate-bomb',
+      kind: 'ratio',
+      measure: 'validate bomb.zip (rejected)',
+      oursLabel: 'pipeline-tool validate bomb.zip',
+      referenceLabel: 'unzip -t bomb.zip',
+      goal: 0.35,
+      requires: { command: 'validate', tools: ['unzip'], inputs: ['bomb.zip'] },
+      why: { 0: 'a zip that inflates to 200,000,000 bytes must be rejected', 2: 'validate could not run; it must report a bomb as a problem (exit 1)' },
+      ours: () => ours(['validate', inputs.bomb.zip], { expectExit: 1 }),
+      reference: () => ({ file: 'unzip', args: ['-t', inputs.bomb.zip], cwd: root, expectExit: 0 }),
+    },
+    {
+      id: 'pack-max',
+      kind: 'ratio',
+      measure: 'pack maxdir',
+      oursLabel: 'pipeline-tool pack maxdir',
+      referenceLabel: 'zip -X -r -6 maxdir',
+      goal: 1.2,
+      requires: { command: 'pack', tools: ['zip'], inputs: ['maxdir'] },
+      why: { 1: 'pack found problems in a bundle that should be clean', 2: 'pack could not run' },
+      // Each run writes to a path of its own, so no run finds an earlier output to overwrite; the
+      // file is checked and deleted outside the timed span.
+      ours: () => withFreshOutput(outDir, 'pack', (out) => ours(['pack', inputs.max.dir, '-o', out], { expectExit: 0 })),
+      reference: () => withFreshOutput(outDir, 'zip', (out) => ({ file: 'zip', args: ['-X', '-r', '-6', out, '.'], cwd: inputs.max.dir, expectExit: 0 })),
+    },
+    {
+      id: 'version',
+      kind: 'ratio',
+      measure: 'pipeline-tool --version',
+      // Startup-bound: a round costs a tenth of a second, and a 20 ms hiccup is a third of the
+      // figure, so more rounds buy a steadier median cheaply.
+      runsFactor: STARTUP_RUNS_FACTOR,
+      oursLabel: 'pipeline-tool --version',
+      referenceLabel: 'node -e 0',
+      goal: 1.3,
+      requires: { command: 'version', tools: [], inputs: [] },
+      why: {},
+      ours: () => ours(['--version'], { expectExit: 0 }),
+      reference: () => nodeBaseline,
+    },
+    {
+      id: 'peak-memory',
+      kind: 'memory',
+      measure: 'peak memory, validate max.zip',
+      oursLabel: 'pipeline-tool validate max.zip',
+      referenceLabel: '',
+      goalMiB: 128,
+      requires: { command: 'validate', tools: ['time'], inputs: ['max.zip'] },
+      why: { 1: 'the generated bundle is not clean', 2: 'validate could not run' },
+      ours: () => ours(['validate', inputs.max.zip], { expectExit: 0 }),
+    },
+  ];
+}
+
+/** Wraps a command so every run gets `<outDir>/<prefix>-<run>.zip`, checked and removed after. */
+function withFreshOutput(outDir, prefix, build) {
+  const outputFor = (run) => path.join(outDir, `${prefix}-${run}.zip`);
+  return {
+    ...build(outputFor(0)),
+    prepare: (run) => {
+      rmSync(outputFor(run), { force: true });
+      return build(outputFor(run));
+    },
+    check: (run) => {
+      const out = outputFor(run);
+      if (!existsSync(out)) return `exited 0 but wrote no file at ${out}`;
+      if (statSync(out).size === 0) return `exited 0 but wrote an empty file at ${out}`;
+      return null;
+    },
+    cleanup: (run) => rmSync(outputFor(run), { force: true }),
+  };
+}
+
+/**
+ * Why a case cannot run here, or null. Missing tools and inputs make it SKIP (we could not check the
+ * goal); a command of ours that does not exist yet makes it N/A.
+ */
+export function findBlocker(testCase, { tools, cli, inputs }) {
+  for (const tool of testCase.requires.tools) {
+    if (!tools[tool].available) return { status: 'SKIP', note: tools[tool].note };
+  }
+  for (const input of testCase.requires.inputs) {
+    const present = { 'max.zip': inputs.max.zip, 'typical.zip': inputs.typical.zip, 'bomb.zip': inputs.bomb.zip, maxdir: inputs.max.dir }[input];
+    if (!present) return { status: 'SKIP', note: `${input} could not be built (${tools.zip.available ? 'unknown reason' : 'zip is missing'})` };
+  }
+  const command = testCase.requires.command;
+  const state = command === 'version' ? cli.version : cli.commands[command];
+  if (!state.available) return { status: 'N/A', note: `not available: ${state.note}` };
+  return null;
+}

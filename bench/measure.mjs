@@ -1,0 +1,110 @@
+// Timing whole processes. Both commands of a pair run in turns (A B A B …), so a burst of noise on a
+// shared machine lands on both sides instead of on one, and the ratio of medians stays steady even
+// when the absolute times do not.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+// A hung command must not hang the benchmark.
+const RUN_TIMEOUT_MS = 120_000;
+
+/**
+ * A command is `{ file, args, cwd?, expectExit, prepare?(run), check?(run) }`.
+ * `prepare` and `check` run outside the timed span: `prepare` gives each run its own output path,
+ * `check` returns a problem (a string) or null after a run that exited as expected.
+ */
+function runOnce(command, run) {
+  const spec = command.prepare ? command.prepare(run) : command;
+  const start = process.hrtime.bigint();
+  const result = spawnSync(spec.file, spec.args, { cwd: spec.cwd, stdio: 'ignore', timeout: RUN_TIMEOUT_MS });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  return { ms, spec, status: result.status, signal: result.signal, error: result.error };
+}
+
+/** Runs the same command again with its output kept, to show the reader why it misbehaved. */
+export function captureOutput(spec, maxLines = 8) {
+  const result = spawnSync(spec.file, spec.args, { cwd: spec.cwd, encoding: 'utf8', timeout: RUN_TIMEOUT_MS });
+  const text = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim();
+  const lines = text.split('\n');
+  const shown = lines.slice(0, maxLines).join('\n');
+  return lines.length > maxLines ? `${shown}\n… (${lines.length - maxLines} more lines)` : shown || '(no output)';
+}
+
+function describeOutcome(outcome) {
+  if (outcome.error?.code === 'ETIMEDOUT') return `timed out after ${RUN_TIMEOUT_MS / 1000} s`;
+  if (outcome.error) return `could not start: ${outcome.error.message}`;
+  if (outcome.signal) return `was killed by ${outcome.signal}`;
+  return `exited ${outcome.status}`;
+}
+
+/** Returns null when the run behaved, or `{ outcome, problem }` describing what went wrong. */
+function checkRun(command, outcome, run) {
+  if (outcome.error || outcome.signal || outcome.status !== command.expectExit) {
+    return { outcome: describeOutcome(outcome), expected: command.expectExit };
+  }
+  const problem = command.check ? command.check(run, outcome.spec) : null;
+  return problem ? { outcome: problem } : null;
+}
+
+export function median(values) {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/**
+ * Times `ours` against `reference`, `warmup` unrecorded rounds then `runs` recorded ones, one run of
+ * each per round. Stops at the first misbehaving run (wrong exit code, missing output): a time for
+ * a command that did the wrong thing means nothing.
+ * Returns `{ ours: samplesMs[], reference: samplesMs[], failure? }`, where failure names the side.
+ */
+export function timePair({ ours, reference, runs, warmup, onRound = () => {} }) {
+  const samples = { ours: [], reference: [] };
+  const rounds = warmup + runs;
+  for (let round = 0; round < rounds; round++) {
+    onRound(round + 1, rounds);
+    for (const [side, command] of [['ours', ours], ['reference', reference]]) {
+      const outcome = runOnce(command, round);
+      try {
+        const failure = checkRun(command, outcome, round);
+        if (failure) return { ...samples, failure: { side, ...failure, spec: outcome.spec } };
+      } finally {
+        command.cleanup?.(round);
+      }
+      if (round >= warmup) samples[side].push(outcome.ms);
+    }
+  }
+  return samples;
+}
+
+/**
+ * Peak resident memory (KiB) of one command, per run, from GNU time's %M (maximum RSS, which the
+ * kernel reports for the process and any children it waited for).
+ */
+export function measurePeakMemory({ timeBinary, command, runs, onRun = () => {} }) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-rss-'));
+  const samplesKiB = [];
+  try {
+    for (let run = 0; run < runs; run++) {
+      onRun(run + 1, runs);
+      const out = path.join(dir, `rss-${run}`);
+      const wrapped = { file: timeBinary, args: ['-f', '%M', '-o', out, command.file, ...command.args], cwd: command.cwd };
+      const outcome = runOnce(wrapped, run);
+      // GNU time passes the command's exit status through, so the usual check applies.
+      const failure = checkRun(command, outcome, run);
+      if (failure) return { samplesKiB, failure: { side: 'ours', ...failure, spec: command } };
+      // On a non-zero exit GNU time writes a "Command exited…" line first; the number is last.
+      const lines = existsSync(out) ? readFileSync(out, 'utf8').trim().split('\n') : [];
+      const kib = Number(lines.at(-1));
+      if (!(kib > 0)) {
+        return { samplesKiB, failure: { side: 'ours', outcome: `GNU time reported no peak memory (${lines.join(' ') || 'empty output'})`, spec: command } };
+      }
+      samplesKiB.push(kib);
+    }
+    return { samplesKiB };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

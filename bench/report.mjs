@@ -1,0 +1,107 @@
+// Turning results into text. Pure functions: they take the report object and return a string.
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const formatInt = (n) => n.toLocaleString('en-US');
+const formatMs = (ms) => (ms === null || ms === undefined ? '-' : ms.toFixed(1));
+
+function formatGoal(row) {
+  return row.kind === 'memory' ? `<= ${row.goal.max} MiB` : `<= ${row.goal.max.toFixed(2)}x`;
+}
+
+function formatInputs(inputs) {
+  const zip = (bytes) => (bytes === null ? 'no zip' : `zip ${formatInt(bytes)} B`);
+  return [
+    `typical: ${inputs.typical.files} files, ${formatInt(inputs.typical.rawBytes)} B, ${zip(inputs.typical.zipBytes)}`,
+    `max: ${inputs.max.files} files, ${formatInt(inputs.max.rawBytes)} B, ${zip(inputs.max.zipBytes)}`,
+    `bomb: 1 entry inflating to ${formatInt(inputs.bomb.rawBytes)} B, ${zip(inputs.bomb.zipBytes)}`,
+  ];
+}
+
+function formatHeader(report) {
+  const { machine, tools, cli, settings } = report;
+  const toolText = [
+    tools.zip.available ? `zip ${tools.zip.version}` : 'zip MISSING',
+    tools.unzip.available ? `unzip ${tools.unzip.version}` : 'unzip MISSING',
+    tools.time.available ? 'GNU time' : '/usr/bin/time MISSING',
+    cli.version.available ? `pipeline-tool ${cli.version.value}` : 'pipeline-tool not available',
+  ].join(', ');
+  return [
+    'pipeline-tool benchmark',
+    `machine  node ${machine.node}, ${machine.platform}, ${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB RAM, load ${machine.loadAverage.join(' ')}`,
+    `tools    ${toolText}`,
+    ...formatInputs(report.inputs).map((line, i) => `${i === 0 ? 'inputs  ' : '        '} ${line}`),
+    `method   median of ${plural(settings.runs, 'run')} (${settings.startupBoundRuns} for typical.zip and --version) after ${plural(settings.warmup, 'warm-up')},`,
+    '         the two commands of a pair alternating; ratio = ours / reference;',
+    `         peak memory: median of ${plural(settings.memoryRuns, 'run')} under GNU time (max RSS)`,
+  ];
+}
+
+function tableCells(row) {
+  if (row.kind === 'memory') {
+    return [row.measure, row.peakMiB === null ? '-' : `${row.peakMiB.toFixed(1)} MiB`, '', '', '', formatGoal(row), row.status];
+  }
+  return [
+    row.measure,
+    formatMs(row.ours?.medianMs),
+    row.reference,
+    formatMs(row.ref?.medianMs),
+    row.ratio === null ? '-' : `${row.ratio.toFixed(2)}x`,
+    formatGoal(row),
+    row.status,
+  ];
+}
+
+/** Left-aligns text columns and right-aligns numeric ones. */
+function alignTable(header, rows, rightAligned) {
+  const all = [header, ...rows];
+  const widths = header.map((_, c) => Math.max(...all.map((cells) => cells[c].length)));
+  return all.map((cells) =>
+    cells.map((cell, c) => (rightAligned.has(c) ? cell.padStart(widths[c]) : cell.padEnd(widths[c]))).join('  ').trimEnd(),
+  );
+}
+
+function formatSummary(results) {
+  const count = (status) => results.filter((row) => row.status === status).length;
+  const unchecked = count('SKIP') + count('N/A');
+  if (count('PASS') === results.length) return `all ${results.length} goals met`;
+  const parts = [`${count('PASS')} of ${results.length} goals met`];
+  if (count('FAIL') > 0) parts.push(`${count('FAIL')} missed`);
+  if (unchecked > 0) parts.push(`${unchecked} not checked`);
+  return parts.join(', ');
+}
+
+export function formatText(report) {
+  const header = ['measure', 'ours (ms)', 'reference', 'ref (ms)', 'ratio', 'goal', 'result'];
+  const table = alignTable(header, report.results.map(tableCells), new Set([1, 3, 4]));
+  // Rows that share a cause (say, no dist/ yet) share one note.
+  const groups = new Map();
+  for (const row of report.results.filter((r) => r.note)) {
+    const key = `${row.status}\u0000${row.note}`;
+    if (!groups.has(key)) groups.set(key, { status: row.status, note: row.note, measures: [] });
+    groups.get(key).measures.push(row.measure);
+  }
+  const notes = [...groups.values()].map(
+    (group) => `  ${group.measures.join('; ')} [${group.status}]: ${group.note.replace(/\n/g, '\n      ')}`,
+  );
+  return [
+    ...formatHeader(report),
+    '',
+    ...table,
+    '',
+    ...(notes.length > 0 ? ['notes', ...notes, ''] : []),
+    formatSummary(report.results),
+    '',
+  ].join('\n');
+}
+
+export function formatJson(report) {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+/** The table alone as Markdown, for docs/performance.md. */
+export function formatMarkdown(report) {
+  const header = ['measure', 'ours (ms)', 'reference', 'ref (ms)', 'ratio', 'goal', 'result'];
+  const lines = [`| ${header.join(' | ')} |`, `|${header.map((_, c) => ([1, 3, 4].includes(c) ? '---:' : '---')).join('|')}|`];
+  for (const row of report.results) lines.push(`| ${tableCells(row).map((cell) => cell.replace(/\|/g, '\\|')).join(' | ')} |`);
+  return `${lines.join('\n')}\n`;
+}
