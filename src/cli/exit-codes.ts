@@ -6,6 +6,10 @@ export const EXIT = {
   problems: 1,
   /** Could not run: bad flags, a missing path, an internal error. */
   failure: 2,
+  /** Stopped by Ctrl-C (SIGINT), after cleaning up; the shell's 128 + signal number. */
+  interrupted: 130,
+  /** Stopped by SIGTERM, after cleaning up. */
+  terminated: 143,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -6,8 +6,7 @@ import { useColour, type CliIo } from '../../io.js';
 import type { PackFlags } from './command.js';
 import type { PackOutputOptions } from './limits.js';
 
-/** Shell convention for a run ended by a signal: 128 + the signal's number. */
-const EXIT_ON_SIGNAL: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143 };
+const EXIT_ON_SIGNAL: Partial<Record<NodeJS.Signals, number>> = { SIGINT: EXIT.interrupted, SIGTERM: EXIT.terminated };
 
 /** In a log (no terminal), a step is mentioned only once it has taken this long. */
 const QUIET_STEP_MS = 1000;
