@@ -64,6 +64,11 @@ describe('packFolder: where the zip goes', () => {
   it('-o: a file path, an existing folder, or a path ending in a slash (created)', async () => {
     const { tool, cwd } = setup();
     mkdirSync(path.join(cwd, 'existing'));
+    writeFileSync(path.join(cwd, 'plain'), 'not a folder');
+    expect((await packFolder(tool, { cwd, out: 'dist' })).outputPath).toBe(path.join(cwd, 'dist', GOOD_ZIP_NAME));
+    expect(existsSync(path.join(cwd, 'dist', GOOD_ZIP_NAME))).toBe(true);
+    expect((await packFolder(tool, { cwd, out: 'bundle.v2' })).outputPath).toBe(path.join(cwd, 'bundle.v2'));
+    await expect(packFolder(tool, { cwd, out: 'plain' })).rejects.toThrow(/already exists; use --force/);
     expect((await packFolder(tool, { cwd, out: 'named.zip' })).outputPath).toBe(path.join(cwd, 'named.zip'));
     expect((await packFolder(tool, { cwd, out: 'existing' })).outputPath).toBe(path.join(cwd, 'existing', GOOD_ZIP_NAME));
     expect((await packFolder(tool, { cwd, out: 'new/deeper/' })).outputPath).toBe(path.join(cwd, 'new', 'deeper', GOOD_ZIP_NAME));

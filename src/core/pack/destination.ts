@@ -24,15 +24,20 @@ export function defaultZipName(shortName: string | undefined, version: string | 
 }
 
 /**
- * Where the zip goes. No `out`: the default name in `cwd`. An existing folder, or a path ending in
- * a slash: the default name inside it. Anything else is the file to write.
+ * Where the zip goes. No `out`: the default name in `cwd`. An existing folder, a path ending in a
+ * slash, or a path that does not exist and has no extension (`-o dist`): the default name inside
+ * it. Anything else is the file to write.
  */
 export async function resolveDestination(out: string | undefined, defaultName: string, cwd: string): Promise<string> {
   if (out === undefined || out === '') return path.join(cwd, defaultName);
   const resolved = path.resolve(cwd, out);
   if (/[\\/]$/.test(out)) return path.join(resolved, defaultName);
-  const info = await stat(resolved).catch(() => undefined);
-  return info?.isDirectory() ? path.join(resolved, defaultName) : resolved;
+  const info = await lstat(resolved).then(
+    () => stat(resolved).catch(() => 'dangling' as const),
+    () => undefined,
+  );
+  if (info === undefined) return path.extname(resolved) === '' ? path.join(resolved, defaultName) : resolved;
+  return info !== 'dangling' && info.isDirectory() ? path.join(resolved, defaultName) : resolved;
 }
 
 export async function pathExists(file: string): Promise<boolean> {
