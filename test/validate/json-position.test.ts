@@ -12,7 +12,9 @@ describe('scanJson points at the mistake', () => {
     ['{"a": tru}', 1, 7, 'unexpected'],
     ['{"a": 1} x', 1, 10, 'after the end'],
     ['{"a": "\\q"}', 1, 8, 'escape'],
-    ['{"a": 1', 1, 8, 'the end of the file'],
+    ['{"a": 1', 1, 8, 'found the end of the file'],
+    ['{"a": ', 1, 7, 'the file ends where a value should be'],
+    ['', 1, 1, 'the file ends where a value should be'],
     ['['.repeat(100_000), 1, 514, 'nested too deeply'],
   ])('%j', (text, line, column, words) => {
     expect(() => JSON.parse(text)).toThrow();

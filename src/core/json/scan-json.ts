@@ -171,7 +171,7 @@ export function scanJson(text: string): JsonScan {
       return;
     }
     if (c === "'") fail('strings and names must use double quotes');
-    fail(`unexpected ${describeHere()}`);
+    fail(i >= text.length ? 'the file ends where a value should be' : `unexpected ${describeHere()}`);
   };
 
   try {
