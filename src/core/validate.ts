@@ -25,7 +25,7 @@ export interface ValidateOptions {
  * a bad option) or a genuine internal error. A broken or hostile archive is a report, not a throw.
  */
 export async function validateBundle(bundle: string | BundleSource, options: ValidateOptions = {}): Promise<Report> {
-  const settings = checkSettings(options.rules ?? {});
+  const settings = checkRuleSettings(options.rules ?? {});
   const source = typeof bundle === 'string' ? await openBundle(bundle) : bundle;
   try {
     const { context, directives } = await inspect(source, options.budget ?? MAX_UNPACKED_BYTES);
@@ -162,7 +162,8 @@ function collector(limit: number) {
 
 function noop(): void {}
 
-function checkSettings(settings: Readonly<Record<string, RuleSetting>>): Readonly<Record<string, RuleSetting>> {
+/** Throws UsageError for an unknown rule id (naming the nearest) or setting; returns the settings. */
+export function checkRuleSettings(settings: Readonly<Record<string, RuleSetting>>): Readonly<Record<string, RuleSetting>> {
   const ids = registry.map((r) => r.id);
   for (const [id, setting] of Object.entries(settings)) {
     if (!ids.includes(id)) {

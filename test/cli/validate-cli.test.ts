@@ -49,6 +49,9 @@ describe('validate: exit codes', () => {
 
   it('suggests the nearest rule id for a typo in --rule', () => {
     expect(runCli(['validate', cleanZip(), '--rule', 'manifest-versoin=off']).stderr).toContain('manifest-version');
+    const upper = runCli(['validate', cleanZip(), '--rule', 'DIALOG-CALL=OFF']);
+    expect(upper.code).toBe(2);
+    expect(upper.stderr).toContain('unknown rule "DIALOG-CALL"; did you mean "dialog-call"?');
   });
 });
 

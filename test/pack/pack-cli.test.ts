@@ -126,6 +126,33 @@ describe('pack CLI: exit codes and output', () => {
   });
 });
 
+describe('pack CLI: --rule, as validate takes it', () => {
+  const withInsecureScript = () => ({ ...goodFiles(), 'index.html': '<!doctype html><html><head></head><body><script src="http://cdn.example/lib.js"></script></body></html>' });
+
+  it('an error the author has judged acceptable can be lowered, and the zip is written', () => {
+    const tool = writeFolder(withInsecureScript());
+    const cwd = tempDir();
+    const refused = packJson([tool], { cwd });
+    expect(refused.code).toBe(1);
+    expect(refused.json.report.problems.map((p: { ruleId: string }) => p.ruleId)).toContain('reference-insecure');
+    expect(readdirSync(cwd)).toEqual([]);
+    const lowered = packJson([tool, '--rule', 'reference-insecure=warn'], { cwd });
+    expect(lowered.code).toBe(0);
+    expect(lowered.json.report.problems).toEqual([expect.objectContaining({ ruleId: 'reference-insecure', severity: 'warning' })]);
+    expect(readdirSync(cwd)).toEqual([GOOD_ZIP_NAME]);
+  });
+
+  it('an unknown rule id is a usage error naming the nearest id, before anything is written', () => {
+    const tool = writeFolder(goodFiles());
+    const cwd = tempDir();
+    const result = runCli(['pack', tool, '--rule', 'Reference-Insecure=off'], { cwd });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('unknown rule "Reference-Insecure"; did you mean "reference-insecure"?');
+    expect(result.stderr).not.toMatch(STACK_TRACE);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+});
+
 describe('pack CLI: --dry-run', () => {
   it('lists every file in and every file out with its reason, and writes nothing', () => {
     const tool = writeFolder({

@@ -8,7 +8,7 @@ import { MANIFEST_PATH } from '../paths.js';
 import type { Report } from '../problem.js';
 import { MAX_FILES } from '../rules/file-count.js';
 import { MAX_UNPACKED_BYTES } from '../rules/unpacked-size.js';
-import { validateBundle } from '../validate.js';
+import { checkRuleSettings, validateBundle, type RuleSetting } from '../validate.js';
 import { commitTempFile, createTempFile, defaultZipName, DestinationExistsError, pathExists, resolveDestination } from './destination.js';
 import { excludeOutput, selectFiles, selectionSource, type ExcludedEntry, type Selection } from './select-files.js';
 import { writeZip, type ZipInput } from './write-zip.js';
@@ -36,6 +36,8 @@ export interface PackOptions {
   cwd?: string;
   /** Replace an existing file at the destination. */
   force?: boolean;
+  /** Turn validate rules off or change their severity, by id, as `validateBundle` takes them. */
+  rules?: Readonly<Record<string, RuleSetting>>;
   /** Select and check the files, but compress and write nothing. */
   dryRun?: boolean;
   /** The time recorded on every entry (SOURCE_DATE_EPOCH on the command line). Default: DEFAULT_TIMESTAMP. */
@@ -115,6 +117,7 @@ export async function packFolder(folder: string, options: PackOptions = {}): Pro
   const root = path.resolve(cwd, folder);
   const { signal, onProgress } = options;
   if (options.timestamp && !Number.isFinite(options.timestamp.getTime())) throw new UsageError('the timestamp for the entries is not a valid date.');
+  const rules = checkRuleSettings(options.rules ?? {});
   await requireFolder(root, folder);
   await requireManifestHere(root, folder);
 
@@ -142,7 +145,7 @@ export async function packFolder(folder: string, options: PackOptions = {}): Pro
   if (options.dryRun || files.findings.length > 0 || base.files > MAX_FILES || base.unpackedSize > MAX_UNPACKED_BYTES) {
     signal?.throwIfAborted();
     onProgress?.({ step: 'check-files', files: base.files });
-    const filesReport = asFolderReport(await validateBundle(files), folder);
+    const filesReport = asFolderReport(await validateBundle(files, { rules }), folder);
     if (!filesReport.ok || options.dryRun) {
       const listed = selection.included.map((entry) => ({ path: entry.path, size: entry.declaredSize }));
       return { ...base, ok: filesReport.ok, written: false, included: listed, report: filesReport, stage: 'files' };
@@ -180,7 +183,7 @@ export async function packFolder(folder: string, options: PackOptions = {}): Pro
 
     signal?.throwIfAborted();
     onProgress?.({ step: 'check-zip' });
-    const zipReport = asFolderReport(await validateBundle(temp), folder);
+    const zipReport = asFolderReport(await validateBundle(temp, { rules }), folder);
     const included = zip.entries.map((entry) => ({ path: entry.name, size: entry.size, compressedSize: entry.compressedSize, method: entry.method }));
     const result = { ...base, included, zipSize: zip.size, report: zipReport, stage: 'zip' as const };
     if (!zipReport.ok) return { ...result, ok: false, written: false };

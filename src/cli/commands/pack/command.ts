@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { formatNames } from '../../formatters/names.js';
 import type { CommandContext } from '../../main.js';
+import { ruleOption } from '../../rule-flags.js';
 
 export interface PackFlags {
   out?: string;
@@ -8,6 +9,7 @@ export interface PackFlags {
   dryRun?: boolean;
   format: string;
   quiet?: boolean;
+  rule: string[];
 }
 
 export function registerPack(program: Command, context: CommandContext): void {
@@ -20,6 +22,7 @@ export function registerPack(program: Command, context: CommandContext): void {
     .option('--dry-run', 'list every file that would go in and every one left out, with the reason; write nothing')
     .addOption(new Option('-f, --format <format>', 'output format').choices(formatNames).default('text'))
     .option('-q, --quiet', 'no progress, and report errors only')
+    .addOption(ruleOption())
     .addHelpText(
       'after',
       `
@@ -28,6 +31,7 @@ Examples:
   $ pipeline-tool pack dist -o out/         pack the build output, write the zip into out/
   $ pipeline-tool pack --dry-run            what would go in, what stays out, and why
   $ pipeline-tool pack dist --format json   a result for CI scripts
+  $ pipeline-tool pack --rule unsafe-html=off   the same rule settings as validate
 
 What stays out: dot-files and dot-folders, node_modules, OS debris (__MACOSX, Thumbs.db),
 source maps, project files (package.json, lockfiles, tsconfig), symbolic links, files of types the

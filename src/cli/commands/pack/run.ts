@@ -3,6 +3,7 @@ import { UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { loadFormatter } from '../../formatters/index.js';
 import { useColour, type CliIo } from '../../io.js';
+import { parseRuleFlags } from '../../rule-flags.js';
 import type { PackFlags } from './command.js';
 import type { PackOutputOptions } from './limits.js';
 
@@ -15,6 +16,7 @@ export async function runPack(dir: string, flags: PackFlags, io: CliIo): Promise
   const formatter = await loadFormatter(flags.format);
   if (!formatter) throw new UsageError(`unknown format "${flags.format}".`);
   const timestamp = parseSourceDateEpoch(io.env['SOURCE_DATE_EPOCH']);
+  const rules = parseRuleFlags(flags.rule ?? []);
   const controller = new AbortController();
   let interruptedBy: NodeJS.Signals | undefined;
   const releaseSignals = trapSignals((signal) => {
@@ -27,6 +29,7 @@ export async function runPack(dir: string, flags: PackFlags, io: CliIo): Promise
       cwd: io.cwd,
       ...(flags.out !== undefined ? { out: flags.out } : {}),
       force: flags.force ?? false,
+      rules,
       dryRun: flags.dryRun ?? false,
       ...(timestamp ? { timestamp } : {}),
       signal: controller.signal,

@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { parseCount } from '../../errors.js';
 import { formatNames } from '../../formatters/names.js';
 import type { CommandContext } from '../../main.js';
+import { ruleOption } from '../../rule-flags.js';
 
 export interface ValidateFlags {
   format: string;
@@ -18,7 +19,7 @@ export function registerValidate(program: Command, context: CommandContext): voi
     .addOption(new Option('-f, --format <format>', 'output format').choices(formatNames).default('text'))
     .option('--max-warnings <count>', 'exit 1 when there are more warnings than this', parseCount('--max-warnings'))
     .option('-q, --quiet', 'report errors only', false)
-    .option('--rule <id=setting>', 'turn a rule off or change its severity: off, warn or error (repeatable)', collect, [])
+    .addOption(ruleOption())
     .addHelpText(
       'after',
       `
@@ -36,8 +37,4 @@ List every rule with: pipeline-tool rules`,
       const { runValidate } = await import('./run.js');
       context.setExitCode(await runValidate(bundle, flags, context.io));
     });
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
 }

@@ -1,10 +1,11 @@
 import path from 'node:path';
 import type { Report } from '../../../core/problem.js';
-import { validateBundle, type RuleSetting } from '../../../core/validate.js';
+import { validateBundle } from '../../../core/validate.js';
 import { UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { loadFormatter } from '../../formatters/index.js';
 import { useColour, type CliIo } from '../../io.js';
+import { parseRuleFlags } from '../../rule-flags.js';
 import type { ValidateFlags } from './command.js';
 
 export async function runValidate(bundle: string, flags: ValidateFlags, io: CliIo): Promise<number> {
@@ -29,15 +30,4 @@ export function exitCodeFor(report: Report, maxWarnings: number | undefined): nu
   if (report.errorCount > 0) return EXIT.problems;
   if (maxWarnings !== undefined && report.warningCount > maxWarnings) return EXIT.problems;
   return EXIT.ok;
-}
-
-/** `--rule id=off` pairs into settings; the core rejects unknown ids with a suggestion. */
-export function parseRuleFlags(values: readonly string[]): Record<string, RuleSetting> {
-  const settings: Record<string, RuleSetting> = {};
-  for (const value of values) {
-    const match = /^([a-z0-9-]+)=(off|warn|error)$/.exec(value.trim());
-    if (!match) throw new UsageError(`--rule takes <rule-id>=off|warn|error, for example --rule manifest-description=off; got "${value}".`);
-    settings[match[1]!] = match[2] as RuleSetting;
-  }
-  return settings;
 }
