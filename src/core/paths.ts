@@ -5,6 +5,13 @@ export const ALLOWED_EXTENSIONS: readonly string[] = ['.html', '.css', '.js', '.
 
 export const MANIFEST_PATH = 'manifest.json';
 
+/**
+ * Where `pipeline-tool dev` keeps its state (the tool's stored settings) when run in the tool folder.
+ * Validating a folder passes over it at the root; pack leaves it out as a dot-folder; in a zip it
+ * is junk like any other dot-folder.
+ */
+export const DEV_STATE_FOLDER = '.pipeline-tool/';
+
 /** Lower-cased extension including the dot, or '' when the base name has none. */
 export function extensionOf(path: string): string {
   const base = baseName(path);

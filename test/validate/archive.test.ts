@@ -157,6 +157,15 @@ describe('folders', () => {
     expect(report.problems[0]!.data).toMatchObject({ complete: true });
   });
 
+  it("passes over the dev server's state folder at the root of a folder, but not in a zip or deeper down", async () => {
+    const state = { '.pipeline-tool/settings.json': '{}', '.pipeline-tool/.gitignore': '*\n' };
+    expect(ids(await validateBundle(writeFolder({ ...goodFiles(), ...state })))).toEqual([]);
+    const deeper = await validateBundle(writeFolder({ ...goodFiles(), 'lib/.pipeline-tool/settings.json': '{}' }));
+    expect(ids(deeper)).toContain('junk-file');
+    const zipped = await validateBundle(writeZip([...goodEntries(), { name: '.pipeline-tool/settings.json', data: Buffer.from('{}') }]));
+    expect(ids(zipped)).toContain('junk-file');
+  });
+
   it('reports a name that is not valid UTF-8', async () => {
     const folder = writeFolder(goodFiles());
     writeFileSync(Buffer.concat([Buffer.from(folder + '/'), Buffer.from([0x62, 0xff, 0x2e, 0x6a, 0x73])]), 'x');

@@ -19,6 +19,8 @@ export interface FolderSourceOptions {
    * listed; `pack` uses this to skip node_modules and .git instead of reading thousands of names.
    */
   descend?: (directoryPath: string) => boolean;
+  /** Whether to leave an entry out entirely (a folder's path ends in "/"): not listed, not walked. */
+  omit?: (entryPath: string) => boolean;
 }
 
 /**
@@ -28,7 +30,7 @@ export interface FolderSourceOptions {
 export async function openFolderSource(root: string, options: FolderSourceOptions = {}): Promise<BundleSource> {
   const entries: FolderEntry[] = [];
   const findings: Finding[] = [];
-  await walk(Buffer.from(path.resolve(root)), '', entries, findings, options.descend ?? (() => true));
+  await walk(Buffer.from(path.resolve(root)), '', entries, findings, options.descend ?? (() => true), options.omit ?? (() => false));
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return {
     kind: 'folder',
@@ -46,6 +48,7 @@ async function walk(
   entries: FolderEntry[],
   findings: Finding[],
   descend: (directoryPath: string) => boolean,
+  omit: (entryPath: string) => boolean,
 ): Promise<void> {
   const children = await readdir(absolute, { withFileTypes: true, encoding: 'buffer' });
   for (const child of children) {
@@ -60,9 +63,10 @@ async function walk(
     const childAbsolute = Buffer.concat([absolute, Buffer.from(path.sep), nameBytes]);
     const kind: EntryKind = child.isSymbolicLink() ? 'symlink' : child.isDirectory() ? 'directory' : child.isFile() ? 'file' : 'other';
     const entryPath = relative + name + (kind === 'directory' ? '/' : '');
+    if (omit(entryPath)) continue;
     const size = kind === 'file' ? (await lstat(childAbsolute)).size : 0;
     entries.push({ path: entryPath, kind, declaredSize: size, readable: kind === 'file', absolute: childAbsolute });
-    if (kind === 'directory' && descend(entryPath)) await walk(childAbsolute, entryPath, entries, findings, descend);
+    if (kind === 'directory' && descend(entryPath)) await walk(childAbsolute, entryPath, entries, findings, descend, omit);
   }
 }
 
