@@ -14,11 +14,11 @@ import { excludeOutput, selectFiles, selectionSource, type ExcludedEntry, type S
 import { writeZip, type ZipInput } from './write-zip.js';
 
 /**
- * Deflate level 9. Measured on a 49 MB folder at the marketplace's limits (docs/pack.md): about 0.9%
- * smaller than level 6, which matters to a tool near the 10 MB limit, for about 0.1 s more with
- * files compressed in parallel. Fixed, because the level changes the bytes of the zip.
+ * Deflate level 6, zlib's default and what zip uses. Level 9 saved under 1% on the benchmark folder,
+ * but its cost depends on the content: on repetitive text it is 30 to 40 times slower than level 6
+ * (docs/pack.md). Fixed, because the level changes the bytes of the zip.
  */
-export const COMPRESSION_LEVEL = 9;
+export const COMPRESSION_LEVEL = 6;
 
 /** 1980-01-01 00:00:00 UTC, the zip format's epoch: the time on every entry by default. */
 export const DEFAULT_TIMESTAMP = new Date(Date.UTC(1980, 0, 1));
