@@ -72,8 +72,11 @@ async function inspect(source: BundleSource, budget: number): Promise<{ context:
     const sessions = isManifest || !entry.readable ? [] : beginScans(entry, { manifest, files });
     let bytes = entry.declaredSize;
     if (source.kind === 'zip' || keep || sessions.length > 0) {
-      const result = entry.readable ? await source.read(entry, budget - spent, keep?.sink ?? fanOut(sessions)) : { bytes: 0, stoppedAtLimit: false };
-      bytes = result.bytes + (result.stoppedAtLimit ? 1 : 0);
+      const limit = Math.max(0, budget - spent);
+      const result = entry.readable ? await source.read(entry, limit, keep?.sink ?? fanOut(sessions)) : { bytes: 0, stoppedAtLimit: false };
+      // A zip's sizes are what inflating really gives; a folder's come exact from the file system,
+      // and the budget there only bounds how much is read for the scanners.
+      if (source.kind === 'zip') bytes = result.bytes + (result.stoppedAtLimit ? 1 : 0);
       for (const session of sessions) {
         const output = session.end(!result.stoppedAtLimit);
         scanned.push(...output.findings);

@@ -157,6 +157,20 @@ describe('folders', () => {
     expect(report.problems[0]!.data).toMatchObject({ complete: true });
   });
 
+  it('gives the real total and sizes of a folder past the limit, even for files read after the budget is spent', async () => {
+    const files = goodFiles();
+    const folder = writeFolder(files);
+    writeFileSync(path.join(folder, 'big.js'), Buffer.alloc(60_000_000, 0x20));
+    const report = await validateBundle(folder);
+    expect(ids(report)).toEqual(['unpacked-size']);
+    const total = 60_000_000 + Object.values(files).reduce((sum, content) => sum + Buffer.byteLength(content), 0);
+    const data = report.problems[0]!.data as { size: number; complete: boolean; largest: { path: string; bytes: number }[] };
+    expect(data).toMatchObject({ size: total, complete: true });
+    expect(data.largest[0]).toEqual({ path: 'big.js', bytes: 60_000_000 });
+    expect(data.largest).toContainEqual({ path: 'index.html', bytes: Buffer.byteLength(files['index.html']!) });
+    expect(report.problems[0]!.message).toContain('big.js 60,000,000 bytes');
+  });
+
   it("passes over the dev server's state folder at the root of a folder, but not in a zip or deeper down", async () => {
     const state = { '.pipeline-tool/settings.json': '{}', '.pipeline-tool/.gitignore': '*\n' };
     expect(ids(await validateBundle(writeFolder({ ...goodFiles(), ...state })))).toEqual([]);
