@@ -59,7 +59,7 @@ async function inspect(source: BundleSource, budget: number): Promise<{ context:
   let exhausted = false;
 
   const located = locateManifest(source);
-  let manifest: ManifestState = 'status' in located ? located : { status: 'missing' };
+  let manifest: ManifestState = 'status' in located ? (unlisted(source) ? { status: 'unreadable' } : located) : { status: 'missing' };
   const ordered = 'status' in located ? files : [located, ...files.filter((e) => e !== located)];
   for (const entry of ordered) {
     if (exhausted) {
@@ -83,7 +83,7 @@ async function inspect(source: BundleSource, budget: number): Promise<{ context:
         directives.push(...output.directives);
       }
     }
-    if (isManifest && keep) manifest = parseManifest(keep.bytes(), bytes);
+    if (isManifest && keep) manifest = unreadable(source, entry) ? { status: 'unreadable' } : parseManifest(keep.bytes(), bytes);
     sizes.set(entry.path, bytes);
     spent += bytes;
     // A folder's sizes are all known from the file system; only a zip's can be left unknown.
@@ -92,6 +92,16 @@ async function inspect(source: BundleSource, budget: number): Promise<{ context:
   const content: ContentSummary = { sizes, spent, exhausted, unread };
   const collected: Finding[] = [...source.findings, ...scanned, ...unknownDirectiveIds(directives)];
   return { context: { source, files, manifest, content, collected }, directives };
+}
+
+/** A zip so broken that none of its entries could be listed: the archive findings say why. */
+function unlisted(source: BundleSource): boolean {
+  return source.kind === 'zip' && source.entries.length === 0 && source.findings.length > 0;
+}
+
+/** An entry whose bytes could not be had: not readable (encrypted, another method) or not inflatable. */
+function unreadable(source: BundleSource, entry: BundleEntry): boolean {
+  return !entry.readable || source.findings.some((f) => f.file === entry.path && f.ruleId === 'archive-corrupt-data');
 }
 
 function beginScans(entry: BundleEntry, context: ScanContext): ScanSession[] {
@@ -171,7 +181,7 @@ export function checkRuleSettings(settings: Readonly<Record<string, RuleSetting>
   for (const [id, setting] of Object.entries(settings)) {
     if (!ids.includes(id)) {
       const suggestion = nearestName(id, ids);
-      throw new UsageError(`unknown rule "${id}"${suggestion ? `; did you mean "${suggestion}"?` : ''} Run \`pipeline-tool rules\` to list them.`);
+      throw new UsageError(`unknown rule "${id}"${suggestion ? `; did you mean "${suggestion}"?` : '.'} Run \`pipeline-tool rules\` to list them.`);
     }
     if (setting !== 'off' && setting !== 'warn' && setting !== 'error') {
       throw new UsageError(`rule "${id}" can be set to off, warn or error, not "${String(setting)}".`);

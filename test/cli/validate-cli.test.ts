@@ -49,9 +49,25 @@ describe('validate: exit codes', () => {
 
   it('suggests the nearest rule id for a typo in --rule', () => {
     expect(runCli(['validate', cleanZip(), '--rule', 'manifest-versoin=off']).stderr).toContain('manifest-version');
+    expect(runCli(['validate', cleanZip(), '--rule', 'zzzzzz=off']).stderr).toContain('unknown rule "zzzzzz". Run `pipeline-tool rules` to list them.');
     const upper = runCli(['validate', cleanZip(), '--rule', 'DIALOG-CALL=OFF']);
     expect(upper.code).toBe(2);
     expect(upper.stderr).toContain('unknown rule "DIALOG-CALL"; did you mean "dialog-call"?');
+  });
+});
+
+describe('validate: the wrong folder', () => {
+  it('a project folder around the tool: names the tool folder to check', () => {
+    const project = writeFolder(Object.fromEntries(Object.entries(goodFiles()).map(([name, content]) => [`src/${name}`, content])));
+    const result = runCli(['validate', project]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('pipeline-tool validate src');
+    expect(result.stdout).not.toContain('you zipped the folder');
+  });
+
+  it('a zip of the folder instead of its contents: says so', () => {
+    const zip = writeZip(goodEntries().map((e) => ({ ...e, name: `src/${e.name as string}` })));
+    expect(runCli(['validate', zip]).stdout).toContain('you zipped the folder, not its contents');
   });
 });
 

@@ -87,6 +87,36 @@ describe('zip bombs', () => {
   });
 });
 
+describe('a broken archive is reported once, for what it is', () => {
+  const manifestRules = (report: { problems: { ruleId: string }[] }) => report.problems.map((p) => p.ruleId).filter((id) => id.startsWith('manifest-'));
+
+  it('no manifest finding when the entries cannot be listed at all', async () => {
+    for (const zip of [writeZip(goodEntries(), { prefix: Buffer.alloc(102, 0x58) }), writeZip(goodEntries(), { cdOffset: 0xffff })]) {
+      const report = await validateBundle(zip);
+      expect(ids(report).some((id) => id.startsWith('archive-'))).toBe(true);
+      expect(manifestRules(report)).toEqual([]);
+    }
+    const notAZip = writeFolder({ 'manifest.json': '{}' });
+    const report = await validateBundle(path.join(notAZip, 'manifest.json'));
+    expect(ids(report)).toEqual(['archive-not-zip']);
+  });
+
+  it('no manifest-syntax when the manifest is encrypted, in another method, or its data is corrupt', async () => {
+    const others = goodEntries().filter((e) => e.name !== 'manifest.json');
+    const manifest = goodEntries().find((e) => e.name === 'manifest.json')!;
+    const cases = [
+      { ...manifest, flags: 1 },
+      { ...manifest, method: 12 },
+      { ...manifest, payload: Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff]) },
+    ];
+    for (const broken of cases) {
+      const report = await validateBundle(writeZip([broken, ...others]));
+      expect(ids(report).some((id) => id.startsWith('archive-'))).toBe(true);
+      expect(manifestRules(report)).toEqual([]);
+    }
+  });
+});
+
 describe('large entries', () => {
   it('streams a big, poorly compressible entry without piling up listeners', async () => {
     // 9 MB of noise deflates to about as much: dozens of pieces, each waiting for the inflater.

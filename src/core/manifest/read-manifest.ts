@@ -15,6 +15,12 @@ export interface KeyPosition {
 
 export type ManifestState =
   | { status: 'missing'; nested?: string; wrongCase?: string }
+  /**
+   * The archive's own findings already explain why the manifest cannot be read (its entries could
+   * not be listed, or its data is encrypted, compressed with another method, or corrupt); a
+   * manifest rule would only repeat them with a wrong cause.
+   */
+  | { status: 'unreadable' }
   | { status: 'too-large'; size: number }
   | { status: 'not-utf8' }
   | { status: 'syntax-error'; message: string; line: number; column: number; bom: boolean }
