@@ -67,8 +67,15 @@ describe('packFolder: where the zip goes', () => {
     writeFileSync(path.join(cwd, 'plain'), 'not a folder');
     expect((await packFolder(tool, { cwd, out: 'dist' })).outputPath).toBe(path.join(cwd, 'dist', GOOD_ZIP_NAME));
     expect(existsSync(path.join(cwd, 'dist', GOOD_ZIP_NAME))).toBe(true);
-    expect((await packFolder(tool, { cwd, out: 'bundle.v2' })).outputPath).toBe(path.join(cwd, 'bundle.v2'));
-    await expect(packFolder(tool, { cwd, out: 'plain' })).rejects.toThrow(/already exists; use --force/);
+    expect((await packFolder(tool, { cwd, out: 'releases/v1.2' })).outputPath).toBe(path.join(cwd, 'releases', 'v1.2', GOOD_ZIP_NAME));
+    expect((await packFolder(tool, { cwd, out: 'Named.ZIP' })).outputPath).toBe(path.join(cwd, 'Named.ZIP'));
+    // pack writes zips only: a file under another name is never replaced, not even with force.
+    for (const out of ['plain', path.join(tool, 'app.js')]) {
+      await expect(packFolder(tool, { cwd, out, force: true })).rejects.toThrow(/is not a \.zip; pack writes only \.zip files/);
+    }
+    expect(readFileSync(path.join(cwd, 'plain'), 'utf8')).toBe('not a folder');
+    await expect(packFolder(tool, { cwd, out: 'plain/inside.zip' })).rejects.toThrow(/cannot create the folder .*plain: a file is in the way on that path\./);
+    expect(readFileSync(path.join(tool, 'app.js'), 'utf8')).toBe(goodFiles()['app.js']);
     expect((await packFolder(tool, { cwd, out: 'named.zip' })).outputPath).toBe(path.join(cwd, 'named.zip'));
     expect((await packFolder(tool, { cwd, out: 'existing' })).outputPath).toBe(path.join(cwd, 'existing', GOOD_ZIP_NAME));
     expect((await packFolder(tool, { cwd, out: 'new/deeper/' })).outputPath).toBe(path.join(cwd, 'new', 'deeper', GOOD_ZIP_NAME));

@@ -24,20 +24,24 @@ export function defaultZipName(shortName: string | undefined, version: string | 
 }
 
 /**
- * Where the zip goes. No `out`: the default name in `cwd`. An existing folder, a path ending in a
- * slash, or a path that does not exist and has no extension (`-o dist`): the default name inside
- * it. Anything else is the file to write.
+ * Where the zip goes. No `out`: the default name in `cwd`. A path ending in a slash, an existing
+ * folder, or a new path whose name does not end in `.zip` (`-o dist`, `-o releases/v1.2`): the
+ * default name inside that folder. A name ending in `.zip`: that file. pack writes only zips, so an
+ * existing file under any other name is never the destination, even with --force.
  */
 export async function resolveDestination(out: string | undefined, defaultName: string, cwd: string): Promise<string> {
   if (out === undefined || out === '') return path.join(cwd, defaultName);
   const resolved = path.resolve(cwd, out);
   if (/[\\/]$/.test(out)) return path.join(resolved, defaultName);
-  const info = await lstat(resolved).then(
-    () => stat(resolved).catch(() => 'dangling' as const),
-    () => undefined,
+  const isZipName = path.extname(resolved).toLowerCase() === '.zip';
+  const existing = await lstat(resolved).then(
+    () => stat(resolved).catch(() => undefined),
+    () => null,
   );
-  if (info === undefined) return path.extname(resolved) === '' ? path.join(resolved, defaultName) : resolved;
-  return info !== 'dangling' && info.isDirectory() ? path.join(resolved, defaultName) : resolved;
+  if (existing === null) return isZipName ? resolved : path.join(resolved, defaultName);
+  if (existing?.isDirectory()) return path.join(resolved, defaultName);
+  if (!isZipName) throw new UsageError(`${out} exists and is not a .zip; pack writes only .zip files and never replaces anything else. Give a name ending in .zip, or a folder.`);
+  return resolved;
 }
 
 export async function pathExists(file: string): Promise<boolean> {
@@ -50,8 +54,9 @@ export async function pathExists(file: string): Promise<boolean> {
 /** A fresh, hidden file beside the destination, so the final rename never crosses file systems. */
 export async function createTempFile(destination: string) {
   const folder = path.dirname(destination);
-  await mkdir(folder, { recursive: true }).catch((error: Error) => {
-    throw new UsageError(`cannot create the folder ${folder}: ${error.message}`);
+  await mkdir(folder, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+    const blocked = error.code === 'EEXIST' || error.code === 'ENOTDIR';
+    throw new UsageError(`cannot create the folder ${folder}: ${blocked ? 'a file is in the way on that path' : error.message}.`);
   });
   const temp = path.join(folder, `.${path.basename(destination)}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temp, 'wx').catch((error: Error) => {

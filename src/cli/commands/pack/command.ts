@@ -17,7 +17,7 @@ export function registerPack(program: Command, context: CommandContext): void {
     .command('pack')
     .description('build the marketplace zip from a tool folder; it is checked with the validate rules before it is kept')
     .argument('[dir]', 'the tool folder, holding manifest.json', '.')
-    .option('-o, --out <path>', 'the zip to write, or a folder to put <shortName>-<version>.zip in (one that exists, or a path ending in / or without an extension); default: the current folder')
+    .option('-o, --out <path>', 'the zip to write (a name ending in .zip), or a folder to put <shortName>-<version>.zip in (any other name); default: the current folder')
     .option('--force', 'replace an existing file at the destination')
     .option('--dry-run', 'list every file that would go in and every one left out, with the reason; write nothing')
     .addOption(new Option('-f, --format <format>', 'output format').choices(formatNames).default('text'))
