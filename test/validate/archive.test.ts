@@ -42,6 +42,29 @@ describe('archives written by real zip tools are clean', () => {
   });
 });
 
+describe('Zip64', () => {
+  it("an archive Python's zipfile writes with force_zip64 is Zip64, not a header mismatch", async () => {
+    const folder = writeFolder(goodFiles());
+    const zip = path.join(tempDir(), 'zip64.zip');
+    execFileSync('python3', [
+      '-c',
+      'import sys, os, zipfile\nwith zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED) as z:\n  for n in sorted(os.listdir(sys.argv[1])):\n    with z.open(n, "w", force_zip64=True) as w: w.write(open(os.path.join(sys.argv[1], n), "rb").read())',
+      folder,
+      zip,
+    ]);
+    const report = await validateBundle(zip);
+    expect([...new Set(ids(report))]).toEqual(['archive-unsupported']);
+    expect(report.problems.every((p) => (p.data as { feature: string }).feature === 'zip64')).toBe(true);
+  });
+
+  it('a Zip64 marker in the central directory alone is reported too', async () => {
+    const manifest = goodEntries().find((e) => e.name === 'manifest.json')!;
+    const others = goodEntries().filter((e) => e !== manifest);
+    const zip = writeZip([{ ...manifest, central: { localOffset: 0xffffffff } }, ...others]);
+    expect(ids(await validateBundle(zip))).toContain('archive-unsupported');
+  });
+});
+
 describe('data descriptors (streaming writers such as macOS Archive Utility)', () => {
   it('accepts descriptors with and without their signature', async () => {
     const entries = goodEntries().map((e, i) => ({ ...e, descriptor: { signature: i % 2 === 0 } }));

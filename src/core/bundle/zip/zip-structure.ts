@@ -185,8 +185,14 @@ export async function readZipStructure(file: RandomAccess): Promise<ZipStructure
     }
     // Python's zipfile refuses such an entry outright; other readers extract the patch as the file.
     if (flags & FLAG_PATCHED) findings.push({ ruleId: 'archive-unsupported', file: record.name, data: { feature: 'patched-data' } });
+    const centralZip64 =
+      record.compressedSize === ZIP64_MARK ||
+      record.uncompressedSize === ZIP64_MARK ||
+      record.localOffset === ZIP64_MARK ||
+      hasZip64Extra(cd.subarray(pos + CENTRAL_SIZE + nameLength, pos + CENTRAL_SIZE + nameLength + extraLength));
     const central = { nameBytes, flags, method, crc32: record.crc32, compressed: record.compressedSize, uncompressed: record.uncompressedSize };
-    await checkLocalHeader(file, record, central, findings);
+    const localZip64 = await checkLocalHeader(file, record, central, findings);
+    if (centralZip64 || localZip64) findings.push({ ruleId: 'archive-unsupported', file: record.name, data: { feature: 'zip64' } });
     pos = recordEnd;
   }
   if (records.length !== totalEntries) {
@@ -206,20 +212,40 @@ interface CentralCopy {
   uncompressed: number;
 }
 
-/** Compares the local header with the central record; readers differ on which one they trust. */
-async function checkLocalHeader(file: RandomAccess, record: ZipRecord, central: CentralCopy, findings: Finding[]) {
+/** A size or offset field set to this means "see the Zip64 extra field". */
+const ZIP64_MARK = 0xffffffff;
+const ZIP64_EXTRA_ID = 0x0001;
+
+/** Whether an extra-field block holds a Zip64 field; a malformed block simply ends the search. */
+function hasZip64Extra(extra: Buffer): boolean {
+  for (let at = 0; at + 4 <= extra.length; at += 4 + extra.readUInt16LE(at + 2)) {
+    if (extra.readUInt16LE(at) === ZIP64_EXTRA_ID) return true;
+  }
+  return false;
+}
+
+/**
+ * Compares the local header with the central record; readers differ on which one they trust.
+ * Returns whether the local header uses Zip64 (its sizes then live in the extra field, so they
+ * are not compared: the entry is reported as Zip64 instead of as a mismatch).
+ */
+async function checkLocalHeader(file: RandomAccess, record: ZipRecord, central: CentralCopy, findings: Finding[]): Promise<boolean> {
   const header = await file.read(record.localOffset, LOCAL_SIZE);
   if (header.length < LOCAL_SIZE) {
     findings.push({ ...truncated('a local header lies past the end of the file'), file: record.name });
-    return;
+    return false;
   }
   if (header.readUInt32LE(0) !== SIG_LOCAL) {
     findings.push({ ...corrupt('no local header where the central directory points'), file: record.name });
-    return;
+    return false;
   }
   const nameLength = header.readUInt16LE(26);
   const extraLength = header.readUInt16LE(28);
   const name = await file.read(record.localOffset + LOCAL_SIZE, nameLength);
+  const zip64 =
+    header.readUInt32LE(18) === ZIP64_MARK ||
+    header.readUInt32LE(22) === ZIP64_MARK ||
+    hasZip64Extra(await file.read(record.localOffset + LOCAL_SIZE + nameLength, extraLength));
   const flags = header.readUInt16LE(6);
   const differs: string[] = [];
   if (!name.equals(central.nameBytes)) differs.push('name');
@@ -233,8 +259,8 @@ async function checkLocalHeader(file: RandomAccess, record: ZipRecord, central: 
   // against the descriptor instead.
   if (!(flags & FLAG_DESCRIPTOR)) {
     if (header.readUInt32LE(14) !== central.crc32) differs.push('CRC-32');
-    if (header.readUInt32LE(18) !== central.compressed) differs.push('compressed size');
-    if (header.readUInt32LE(22) !== central.uncompressed) differs.push('uncompressed size');
+    if (!zip64 && header.readUInt32LE(18) !== central.compressed) differs.push('compressed size');
+    if (!zip64 && header.readUInt32LE(22) !== central.uncompressed) differs.push('uncompressed size');
   }
   if (differs.length > 0) findings.push({ ruleId: 'archive-header-mismatch', file: record.name, data: { fields: differs } });
   record.dataOffset = record.localOffset + LOCAL_SIZE + nameLength + extraLength;
@@ -242,6 +268,7 @@ async function checkLocalHeader(file: RandomAccess, record: ZipRecord, central: 
     findings.push({ ...truncated("an entry's data runs past the end of the file"), file: record.name });
     record.dataOffset = undefined;
   }
+  return zip64;
 }
 
 interface Span {
