@@ -115,7 +115,7 @@ function cleanBody(extension: string): fc.Arbitrary<Body> {
     case '.json':
       return proseText.map((t) => ({ text: JSON.stringify({ label: t }) }));
     default:
-      // Large files are rare here: every folder case compresses at level 9 and is read back twice.
+      // Large files are rare here: every folder case is compressed and read back twice.
       return fc.oneof({ arbitrary: smallBody, weight: 19 }, { arbitrary: largeBody, weight: 1 });
   }
 }

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { unlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { formatNames, loadFormatter } from '../../src/cli/formatters/index.js';
 import type { BundleSource } from '../../src/core/bundle/source.js';
@@ -195,12 +196,30 @@ export async function checkAcceptedMeansReadable(c: ZipCase): Promise<void> {
   }
 }
 
+let cliCopy: string | undefined;
+/**
+ * The binary this property runs: a private copy of bin/ and dist/, taken on first use. A campaign
+ * runs for many minutes in a working tree where anyone may run `npm run build`, which empties
+ * dist/ while it compiles; without the copy, every case spawned meanwhile fails with Node's own
+ * "Cannot find module" trace, and that would be shrunk and saved as if validate had crashed.
+ */
+function cliBinary(): string {
+  if (!cliCopy) {
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const copy = tempDir('pipeline-tool-fuzz-cli-');
+    for (const part of ['bin', 'dist', 'package.json']) cpSync(path.join(root, part), path.join(copy, part), { recursive: true });
+    symlinkSync(path.join(root, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
+    cliCopy = path.join(copy, 'bin', 'pipeline-tool.js');
+  }
+  return cliCopy;
+}
+
 /** The real binary on hostile input: a report and exit 0 or 1, never a stack trace. */
 export async function checkCli(input: { zip: ZipCase } | { hex: string }, format: string): Promise<void> {
   const bytes = 'zip' in input ? buildCase(input.zip) : Buffer.from(input.hex, 'hex');
   const file = scratchFile(bytes);
   try {
-    const result = runCli(['validate', file, '--format', format]);
+    const result = runCli(['validate', file, '--format', format], { bin: cliBinary() });
     expect(result.stderr).not.toMatch(STACK_TRACE);
     expect([0, 1], result.stderr).toContain(result.code);
     if (format === 'json') expect(() => JSON.parse(result.stdout)).not.toThrow();

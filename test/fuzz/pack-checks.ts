@@ -15,7 +15,7 @@ import { pythonExecutable, withinBound } from './checks.js';
  * saved failing inputs replay through the same checks.
  */
 
-/** Packing compresses at level 9 and validates twice; still, a small folder takes well under a second. */
+/** Packing compresses and validates twice; still, a small folder takes well under a second. */
 const PACK_BOUND_MS = 15_000;
 
 let root: string | undefined;

@@ -13,10 +13,10 @@ export interface CliResult {
  * Runs the built binary as a user would, with no terminal attached and colour settings cleared,
  * so that output is what CI would see.
  */
-export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; input?: string } = {}): CliResult {
+export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; input?: string; bin?: string } = {}): CliResult {
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, CI: 'true', ...options.env };
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
-  const result = spawnSync(process.execPath, [BIN, ...args], {
+  const result = spawnSync(process.execPath, [options.bin ?? BIN, ...args], {
     cwd: options.cwd,
     env: env as NodeJS.ProcessEnv,
     input: options.input ?? '',
