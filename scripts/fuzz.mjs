@@ -35,16 +35,17 @@ if (values.help) {
   console.log(usage);
   process.exit(0);
 }
-const whole = (name, text, fallback) => {
+const whole = (name, text, fallback, least = 0) => {
   if (text === undefined) return fallback;
-  if (!/^\d+$/.test(text)) {
-    console.error(`fuzz: --${name} takes a whole number, not "${text}".\n${usage}`);
+  if (!/^\d+$/.test(text) || Number(text) < least) {
+    console.error(`fuzz: --${name} takes a whole number${least > 0 ? ` of at least ${least}` : ''}, not "${text}".\n${usage}`);
     process.exit(2);
   }
   return Number(text);
 };
 const seed = whole('seed', values.seed, Math.floor(Math.random() * 2 ** 31));
-const runs = whole('runs', values.runs, 2000);
+// Every property runs at least one case, so zero runs would not mean what it says.
+const runs = whole('runs', values.runs, 2000, 1);
 
 const work = mkdtempSync(path.join(tmpdir(), 'pipeline-tool-fuzz-'));
 const summaryFile = path.join(work, 'summary.jsonl');
