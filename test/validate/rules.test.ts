@@ -50,3 +50,23 @@ function readCodeCaseIds(): Set<string> {
     return new Set();
   }
 }
+
+describe('manifest-description counts sentences as a reader would', () => {
+  const sentencesIn = async (description: string) => {
+    const { goodFiles, goodManifest, writeFolder } = await import('../helpers/bundles.js');
+    const report = await validateBundle(writeFolder({ ...goodFiles(), 'manifest.json': JSON.stringify({ ...goodManifest, description }) }));
+    const hit = report.problems.find((p) => p.ruleId === 'manifest-description');
+    return hit ? (hit.data as { sentences: number }).sentences : 1;
+  };
+
+  it.each([
+    ['Works with e.g. Acme Inc. products.', 1],
+    ['Prices jobs for J. Smith & Co. Ltd. crews, i.e. Fitters.', 1],
+    ['Counts 3 vs. 4 sites.', 1],
+    ['Estimates kitchens. Also bathrooms.', 2],
+    ['Estimates kitchens! Bathrooms too? Yes.', 3],
+    ['Ends with a stop... Then more.', 2],
+  ])('%j reads as %i', async (description, expected) => {
+    expect(await sentencesIn(description)).toBe(expected);
+  });
+});
