@@ -26,7 +26,7 @@ export function registerInit(program: Command, context: CommandContext): void {
     .option('--name <name>', 'full display name for the marketplace listing')
     .option('--short-name <name>', 'short name for tab labels, 24 characters at most')
     .option('--description <sentence>', 'one sentence saying what the tool does')
-    .option('--version <semver>', "the tool's own version (default 1.0.0)")
+    .option('--version <semver>', "the tool's own version (offered at the prompt and taken with --yes: 1.0.0)")
     .option('-y, --yes', 'never ask: use defaults for whatever is not given', false)
     .option('--force', 'add to a folder that is not empty; existing files are kept, never overwritten', false)
     .addHelpText(
