@@ -9,9 +9,16 @@ async function manifestOf(project: string): Promise<Record<string, unknown>> {
   return JSON.parse(await readFile(path.join(project, 'src/manifest.json'), 'utf8')) as Record<string, unknown>;
 }
 
+/** What init made passes validate, and pack then validate of the zip, with no problem at all. */
 async function expectCleanTool(project: string): Promise<void> {
   const report = await validateBundle(path.join(project, 'src'));
   expect(report.problems).toEqual([]);
+  const packed = await runCli(['pack', 'src', '-o', 'dist/', '--format', 'json'], { cwd: project });
+  expect(packed.code, packed.stderr).toBe(EXIT.ok);
+  const result = JSON.parse(packed.stdout) as { written: boolean; output: string; report: { problems: unknown[] } };
+  expect(result).toMatchObject({ written: true, report: { problems: [] } });
+  const validated = await runCli(['validate', result.output, '--max-warnings', '0'], { cwd: project });
+  expect(validated.code, validated.stdout).toBe(EXIT.ok);
 }
 
 describe('init with flags', () => {
