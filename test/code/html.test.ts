@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { decodeCssEscapes } from '../../src/core/code/css-scanner.js';
 import { at, ids, scanCss, scanHtml } from './helpers.js';
 
 const files = ['index.html', 'app.js', 'styles.css', 'img/logo.png', 'img/icons.svg', 'fonts/a.woff2', 'pages/help.html', 'pages/index.html'];
@@ -174,6 +175,47 @@ describe('CSS', () => {
   it('finds url( cut by a chunk boundary in a stylesheet that has nothing else', () => {
     const css = `${'.a{color:red}'.repeat(10)}.b{background:url(none.png)}`;
     for (let cut = 1; cut < css.length; cut += 3) expect(scanCss(css, { files, chunks: [cut, 4096] }).map((h) => h.ruleId), `cut at ${cut}`).toEqual(['reference-missing']);
+  });
+
+  it('decodes CSS escapes before resolving a reference', () => {
+    const escaped = ['img/a b.png', 'img/x.png', 'css/theme.css'];
+    const css = [
+      '@import "css\\2f theme.css";',
+      "@import url('css\\00002Ftheme.css');",
+      '.a { background: url(img\\2f x.png) }',
+      '.b { background: url(img\\2F\tx.png) }',
+      '.c { background: url("img\\2f x.png") }',
+      '.d { background: url(img\\/x\\.png) }',
+      '.e { background: url(img/a\\ b.png) }',
+      '.f { background: url("img/\\\nx.png") }',
+      '.g { background: url(img\\2fy.png) }',
+      '.h { background: url(img/x\\).png) }',
+      '.i { background: url(img\\2f\r\nx.png) }',
+    ].join('\n');
+    expect(scanCss(css, { files: escaped }).map((h) => `${h.line} ${String(h.data.reference)}`)).toEqual(['10 img/y.png', '11 img/x).png']);
+    for (let cut = 1; cut < css.length; cut += 7) {
+      expect(scanCss(css, { files: escaped, chunks: [cut, 4096] }).map((h) => h.data.reference), `cut at ${cut}`).toEqual(['img/y.png', 'img/x).png']);
+    }
+  });
+
+  it('decodes the escapes of a url() in a style attribute and a style element too', () => {
+    const html = '<div style="background: url(img\\2f x.png)"></div><style>.a { background: url(img\\2f y.png) }</style>';
+    expect(scanHtml(html, { files: ['img/x.png'] }).map((h) => h.data.reference)).toEqual(['img/y.png']);
+  });
+
+  it.each([
+    ['plain', 'plain'],
+    ['a\\2f b', 'a/b'],
+    ['a\\2fb', 'a\u02fb'],
+    ['\\1F600 !', '\u{1F600}!'],
+    ['\\0 x', '\ufffd' + 'x'],
+    ['\\d800', '\ufffd'],
+    ['\\110000', '\ufffd'],
+    ['\\10fffF7', '\u{10FFFF}7'],
+    ['a\\\nb', 'ab'],
+    ['\\"q\\\\', '"q\\'],
+  ])('decodeCssEscapes(%j) is %j', (text, decoded) => {
+    expect(decodeCssEscapes(text)).toBe(decoded);
   });
 
   it('honours directives in CSS comments', () => {

@@ -20,6 +20,12 @@ describe('the tokenizer never reads code inside comments, strings, templates or 
     'regular expression after (': 'if (/prompt\\(/.test(s)) go();',
     'regular expression after a block': 'if (a) { b(); }\n/confirm(x)/.test(s);',
     'regular expression after if (…)': 'if (ok) /alert(1)/g.exec(s);',
+    'regular expression after await': 'async function f(s) { const a = await /alert(4)/.exec(s); }',
+    'regular expression after yield': 'function* g(s) { yield /confirm(1)/g; }',
+    'regular expression after of': 'for (const m of /prompt(1)/.exec(s) || []) use(m);',
+    'regular expression after typeof, void, delete': 'x = typeof /alert(1)/; y = void /alert(2)/; delete /alert(3)/.x;',
+    'regular expression after in, instanceof': 'x = a in /alert(1)/; y = b instanceof /alert(2)/;',
+    'regular expression after new, throw, case': 'new /alert(1)/.constructor(); switch (a) { case /confirm(1)/.source: break; }\nthrow /alert(2)/;',
     'hashbang line': "#!/usr/bin/env node alert('x')\nrun();",
     'HTML in a string': "var h = '<button onclick=\"alert(1)\">';",
   };
@@ -35,6 +41,7 @@ describe('the tokenizer never reads code inside comments, strings, templates or 
     expect(ids(scanJs('x = a++ / 2; alert(x);'))).toEqual(['dialog-call']);
     expect(ids(scanJs('x = `${a}` / 2; alert(x);'))).toEqual(['dialog-call']);
     expect(ids(scanJs('x = y.return / 2; alert(x);'))).toEqual(['dialog-call']);
+    expect(ids(scanJs('x = y.await / 2 / z.of / 3; alert(x);'))).toEqual(['dialog-call']);
   });
 
   it('reads the expressions inside template literals', () => {
@@ -106,6 +113,122 @@ describe('the result does not depend on where chunks end', () => {
 
   it('gives the same findings byte by byte', () => {
     expect(scanJs(sample, { chunk: 1 })).toEqual(whole);
+  });
+});
+
+describe('members written in brackets', () => {
+  it.each([
+    ["window['confirm']('b');", 'dialog-call', { name: 'confirm' }],
+    ['window["alert"](1);', 'dialog-call', { name: 'alert' }],
+    ['globalThis[`prompt`]();', 'dialog-call', { name: 'prompt' }],
+    ["window?.['alert']?.(1);", 'dialog-call', { name: 'alert' }],
+    ["const ls = window['sessionStorage'];", 'browser-storage', { api: 'sessionStorage' }],
+    ["window['localStorage'].getItem('a');", 'browser-storage', { api: 'localStorage' }],
+    ["document['cookie'] = 'a=b';", 'browser-storage', { api: 'document.cookie' }],
+    ["el['innerHTML'] = x;", 'unsafe-html', { sink: 'innerHTML' }],
+    ['rows[0]["outerHTML"] += x;', 'unsafe-html', { sink: 'outerHTML' }],
+    ["el['insertAdjacentHTML']('beforeend', x);", 'unsafe-html', { sink: 'insertAdjacentHTML' }],
+    ["document['write'](x);", 'unsafe-html', { sink: 'document.write' }],
+    ["window.pipeline['quotes']['update']({});", 'bridge-unknown-method', { method: 'quotes.update' }],
+    ["pipeline.quotes['update']({});", 'bridge-unknown-method', { method: 'quotes.update' }],
+    ["window['pipeline'].quotes.update({});", 'bridge-unknown-method', { method: 'quotes.update' }],
+    ["const p = window['pipeline']; p.quotes.update();", 'bridge-unknown-method', { method: 'quotes.update' }],
+    ["l['lineType'] = 'cost';", 'bridge-deprecated', { use: "lineType: 'cost'" }],
+  ])('%s', (code, ruleId, data) => {
+    const found = scanJs(code);
+    expect(ids(found)).toEqual([ruleId]);
+    expect(found[0]!.data).toMatchObject(data);
+  });
+
+  it('takes a namespace in brackets for the tool-type check', () => {
+    expect(ids(scanJs("pipeline['quotes'].addLines([]);", { type: 'standalone' }))).toEqual(['bridge-tool-type']);
+    expect(ids(scanJs('window.pipeline.quotes[`addSections`]([]);', { type: 'standalone' }))).toEqual(['bridge-tool-type']);
+  });
+
+  it('points at the name in brackets when there is no chain before it', () => {
+    expect(at(scanJs("el['innerHTML'] = x;\nel[\n  `outerHTML`] = y;"))).toEqual(['unsafe-html@1:4', 'unsafe-html@3:3']);
+    expect(at(scanJs("  window['alert'](1);"))).toEqual(['dialog-call@1:3']);
+  });
+
+  it('leaves computed names, templates with values and array literals alone', () => {
+    const code = [
+      "window[name]('b'); window['con' + 'firm']('b'); window[`${'alert'}`](1);",
+      "el[prop] = x; el[`inner${kind}`] = x; const list = ['innerHTML']; f(['localStorage']);",
+      "return ['alert'](1);",
+      "pipeline.quotes[method]({}); window.pipeline[ns].update();",
+    ].join('\n');
+    expect(scanJs(code)).toEqual([]);
+  });
+
+  it('is the same for any split into chunks', () => {
+    const code = [
+      "window['confirm']('b'); const ls = window[`sessionStorage`];",
+      "document['cookie'] = 'a=b'; el[`innerHTML`] = x; el['a'] = `${y}`;",
+      "pipeline['quotes'].addLines([]); pipeline.quotes[`update`]({}); window[`${'alert'}`](1);",
+      'const { quotes: q, localStorage } = window.pipeline; q.update();',
+      'const { pipeline: p, indexedDB } = window; p.quotes.remove();',
+    ].join('\n');
+    const whole = scanJs(code, { type: 'standalone' });
+    expect(at(whole)).toEqual([
+      'dialog-call@1:1',
+      'browser-storage@1:36',
+      'browser-storage@2:1',
+      'unsafe-html@2:32',
+      'bridge-tool-type@3:1',
+      'bridge-unknown-method@4:54',
+      'browser-storage@5:22',
+      'bridge-unknown-method@5:44',
+      // A call on a bare `pipeline` is reported at the end, once the file cannot declare its own.
+      'bridge-unknown-method@3:34',
+    ]);
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 30 }), { minLength: 1, maxLength: 12 }), (chunks) => {
+        expect(scanJs(code, { type: 'standalone', chunks })).toEqual(whole);
+      }),
+      { numRuns: 300 },
+    );
+    expect(scanJs(code, { type: 'standalone', chunk: 1 })).toEqual(whole);
+  });
+});
+
+describe('destructuring', () => {
+  it('follows names taken from the bridge', () => {
+    expect(at(scanJs('const { quotes } = pipeline; quotes.addLines([]);', { type: 'standalone' }))).toEqual(['bridge-tool-type@1:30']);
+    expect(at(scanJs('const { quotes: q } = window.pipeline; q.update();'))).toEqual(['bridge-unknown-method@1:40']);
+    expect(at(scanJs('let { settings, quotes } = globalThis.pipeline\nquotes.remove()'))).toEqual(['bridge-unknown-method@2:1']);
+    expect(at(scanJs('var a = 1, { quotes: q } = window.pipeline, b = 2; q.remove();'))).toEqual(['bridge-unknown-method@1:52']);
+    expect(at(scanJs('const p = window.pipeline; const { quotes } = p; quotes.remove();'))).toEqual(['bridge-unknown-method@1:50']);
+    expect(at(scanJs('const { pipeline: p } = window; p.quotes.remove();'))).toEqual(['bridge-unknown-method@1:33']);
+  });
+
+  it('finds storage taken from window, at the key', () => {
+    const found = scanJs('const { localStorage, sessionStorage: s, indexedDB: db } = window;');
+    expect(found.map((h) => `${String(h.data.api)}@${h.column}`)).toEqual(['localStorage@9', 'sessionStorage@23', 'indexedDB@42']);
+  });
+
+  it('takes a pattern from anything else as the tool\'s own names', () => {
+    expect(scanJs('const { localStorage } = options; const { a: sessionStorage } = x;')).toEqual([]);
+    expect(scanJs('const { quotes } = api; quotes.update();')).toEqual([]);
+    expect(scanJs('const { alert } = ui; alert("x");')).toEqual([]);
+    expect(scanJs('const { pipeline } = deps; pipeline.quotes.update();')).toEqual([]);
+    expect(ids(scanJs('const { alert } = window; alert("x");'))).toEqual(['dialog-call']);
+    expect(scanJs('const { version } = pipeline; version.split(".");')).toEqual([]);
+  });
+
+  it('follows the plain elements of a pattern and skips nested ones, defaults and rest', () => {
+    expect(ids(scanJs('const { a: { b }, quotes, ...rest } = pipeline; quotes.remove();'))).toEqual(['bridge-unknown-method']);
+    expect(ids(scanJs('const { quotes = fallback } = pipeline; quotes.remove();'))).toEqual([]);
+    expect(ids(scanJs('const { x: { quotes } } = pipeline; quotes.remove();'))).toEqual([]);
+    expect(ids(scanJs('const { [key]: quotes } = pipeline; quotes.remove();'))).toEqual([]);
+    expect(ids(scanJs('const { "quotes": q } = pipeline; q.remove();'))).toEqual([]);
+    expect(ids(scanJs('const { a = localStorage } = opts;'))).toEqual(['browser-storage']);
+    expect(ids(scanJs('const [quotes] = pipeline; quotes.remove();'))).toEqual([]);
+  });
+
+  it('ignores a pattern whose value is not the bridge itself', () => {
+    expect(scanJs('const { quotes } = pipeline.quotes; quotes.remove();')).toEqual([]);
+    expect(scanJs('const { quotes } = window.pipeline || {}; quotes.remove();')).toEqual([]);
+    expect(scanJs('for (const { localStorage } of list) use();')).toEqual([]);
   });
 });
 

@@ -18,6 +18,8 @@ export interface CodeRuleCase {
   data?: Record<string, unknown>;
   /** Where the finding must point. */
   at?: { file: string; line: number; column: number };
+  /** Other ways of writing the mistake that must be found too, with part of the finding's data. */
+  alsoBad?: Record<string, Variant & { data?: Record<string, unknown> }>;
   falsePositives: Record<string, Variant>;
 }
 
@@ -33,12 +35,19 @@ export const codeRuleCases: Record<string, CodeRuleCase> = {
     good: js("document.body.append('ready');\nshowBanner('Delete this line?', removeLine);\n"),
     data: { name: 'confirm' },
     at: { file: 'app.js', line: 2, column: 5 },
+    alsoBad: {
+      'member in brackets': { ...js("if (window['confirm']('Delete?')) removeLine();\n"), data: { name: 'confirm' } },
+      'member in brackets, as a template literal': { ...js('globalThis[`alert`](message);\n'), data: { name: 'alert' } },
+    },
     falsePositives: {
       'line comment': js("// confirm('Delete?') was replaced by the banner\nshowBanner();\n"),
       'block comment': js('/* alert("saved") */ showBanner();\n'),
       string: js('const help = "calling alert(\'x\') does nothing";\n'),
       'template text': js('const tip = `prompt(${name}) is ignored`;\n'),
       'regular expression': js('const re = /alert\\(/g; const x = a / confirm / b;\n'),
+      'regular expression after await': js('async function f(s) {\n  const a = await /alert(4)/.exec(s);\n  return a;\n}\n'),
+      'regular expression after yield': js('function* g(s) {\n  yield /confirm(1)/.test(s);\n}\n'),
+      'another object\'s member in brackets': js("modal['confirm']('x');\n"),
       'method of another object': js("dialog.confirm('x');\nclass Modal { alert(text) { return text; } }\n"),
       'declared by the tool': js("function alert(text) { banner(text); }\nalert('Saved');\n"),
       'HTML comment': page('<!-- <button onclick="alert(1)">Old</button> -->'),
@@ -50,6 +59,11 @@ export const codeRuleCases: Record<string, CodeRuleCase> = {
     good: js("const saved = await window.pipeline.settings.get('rate');\n"),
     data: { api: 'localStorage' },
     at: { file: 'app.js', line: 1, column: 15 },
+    alsoBad: {
+      'member in brackets': { ...js("const ls = window['sessionStorage'];\n"), data: { api: 'sessionStorage' } },
+      'cookie in brackets': { ...js("document['cookie'] = 'a=b';\n"), data: { api: 'document.cookie' } },
+      'destructured from window': { ...js('const { localStorage } = window;\n'), data: { api: 'localStorage' } },
+    },
     falsePositives: {
       'line comment': js('// localStorage is not dependable here\n'),
       'block comment': js('/* document.cookie */\n'),
@@ -57,6 +71,8 @@ export const codeRuleCases: Record<string, CodeRuleCase> = {
       'template text': js('const note = `sessionStorage ${x}`;\n'),
       'object key': js('const flags = { localStorage: false, indexedDB: false };\n'),
       'property of another object': js('config.localStorage = true;\n'),
+      'destructured from another object': js('const { localStorage, indexedDB: db } = options;\n'),
+      'names in an array': js("const apis = ['localStorage', 'indexedDB'];\n"),
     },
   },
   'unsafe-html': {
@@ -64,10 +80,14 @@ export const codeRuleCases: Record<string, CodeRuleCase> = {
     good: js("el.textContent = customer.name;\nel.innerHTML = '<b>Total</b>';\nel.insertAdjacentHTML('beforeend', '<hr>');\n"),
     data: { sink: 'innerHTML' },
     at: { file: 'app.js', line: 1, column: 4 },
+    alsoBad: {
+      'member in brackets': { ...js("el['innerHTML'] = html;\n"), data: { sink: 'innerHTML' } },
+    },
     falsePositives: {
       'line comment': js('// el.innerHTML = html;\n'),
       string: js("const doc = 'el.innerHTML = html';\n"),
       'read, not written': js("const html = el.innerHTML;\nif (el.outerHTML === '') reset();\n"),
+      'read in brackets': js("const html = el['innerHTML'];\n"),
       'template without values': js('el.innerHTML = `<p>Loading…</p>`;\n'),
     },
   },
@@ -76,6 +96,10 @@ export const codeRuleCases: Record<string, CodeRuleCase> = {
     good: js('await window.pipeline.quotes.addLines([{ qty: 1, unitPrice: 5, taxRate: 0.15 }]);\n', 'quoting_extension'),
     data: { method: 'quotes.addLines', toolType: 'standalone' },
     at: { file: 'app.js', line: 1, column: 7 },
+    alsoBad: {
+      'namespace in brackets': { ...js("await pipeline['quotes'].addLines([]);\n", 'standalone'), data: { method: 'quotes.addLines' } },
+      'namespace destructured from the bridge': { ...js('const { quotes } = pipeline;\nawait quotes.addLines([]);\n', 'standalone'), data: { method: 'quotes.addLines' } },
+    },
     falsePositives: {
       'line comment': js('// window.pipeline.quotes.addLines(lines) needs a quoting extension\n', 'standalone'),
       string: js("const doc = 'pipeline.quotes.addSections(sections)';\n", 'standalone'),
@@ -87,8 +111,14 @@ export const codeRuleCases: Record<string, CodeRuleCase> = {
     good: js('await window.pipeline.quotes.create(request);\n'),
     data: { method: 'quotes.update' },
     at: { file: 'app.js', line: 1, column: 7 },
+    alsoBad: {
+      'method in brackets': { ...js("await pipeline.quotes['update']({});\n"), data: { method: 'quotes.update' } },
+      'namespace destructured under another name': { ...js('const { quotes: q } = window.pipeline;\nawait q.update();\n'), data: { method: 'quotes.update' } },
+    },
     falsePositives: {
       'a library variable named pipeline': js('const pipeline = createPipeline();\npipeline.stages.forEach(run);\n'),
+      'destructured from another object': js('const { quotes } = api;\nquotes.update();\n'),
+      'computed method name': js('await window.pipeline.quotes[method](id);\n'),
       'a property named pipeline': js('this.pipeline.quotes.update();\n'),
       string: js("log('pipeline.quotes.update is gone');\n"),
       'template text': js('log(`pipeline.customer.list(${x})`);\n'),
@@ -123,12 +153,25 @@ export const codeRuleCases: Record<string, CodeRuleCase> = {
     good: page('<img src="img/logo.png" alt="">', { 'img/logo.png': 'png' }),
     data: { reference: 'img/Logo.png', sameLetters: 'img/logo.png' },
     at: { file: 'index.html', line: PAGE_BODY_LINE, column: 11 },
+    alsoBad: {
+      'CSS url() with an escape': {
+        files: { 'styles.css': 'body { background: url(img\\2f Logo.png); }\n', 'img/logo.png': 'png' },
+        data: { reference: 'img/Logo.png', sameLetters: 'img/logo.png' },
+      },
+    },
     falsePositives: {
       'HTML comment': page('<!-- <script src="old.js"></script> -->'),
       'string in a script': page('<script>const tpl = \'<img src="missing.png">\';</script>'),
       'template script': page('<script type="text/template"><img src="{{logo}}"></script>'),
       'fragment and data URLs': page('<a href="#top">Top</a><img src="data:image/png;base64,AAAA" alt="">'),
       'CSS comment': { files: { 'styles.css': '/* background: url(missing.png); */\nbody { color: red; }\n' } },
+      'CSS escapes': {
+        files: {
+          'styles.css': '@import "base\\2e css";\nbody { background: url(img\\2f logo.png), url("img\\2F\tlogo.png"), url(img\\/logo\\.png); }\n',
+          'base.css': '',
+          'img/logo.png': 'png',
+        },
+      },
     },
   },
   'reference-root-absolute': {

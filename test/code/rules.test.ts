@@ -32,6 +32,12 @@ describe('code rules: each has a failing and a passing bundle', () => {
         if (testCase.at) expect({ file: hits[0]!.file, line: hits[0]!.line, column: hits[0]!.column }).toEqual(testCase.at);
       });
 
+      it.each(Object.entries(testCase.alsoBad ?? {}))('is found when written as: %s', async (_name, variant) => {
+        const hits = (await problemsOf(asFolder(variant))).filter((p) => p.ruleId === id);
+        expect(hits, `expected ${id}`).not.toHaveLength(0);
+        if (variant.data) expect(hits[0]!.data).toMatchObject(variant.data);
+      });
+
       it('is not found in the near-identical good bundle', async () => {
         const problems = await problemsOf(asFolder(testCase.good));
         expect(problems.map((p) => p.ruleId)).not.toContain(id);

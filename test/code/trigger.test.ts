@@ -29,6 +29,24 @@ describe('the trigger search', () => {
     expect(found('a.writelns')).toBe(false);
   });
 
+  it('lets members written in brackets and destructured names through to the tokenizer', () => {
+    for (const code of [
+      "window['confirm']('b')",
+      "const ls = window['sessionStorage']",
+      "document['cookie'] = 'a=b'",
+      "el['innerHTML'] = x",
+      'el[`outerHTML`] = x',
+      "document['write'](x)",
+      "pipeline['quotes'].addLines([])",
+      "window['pipeline'].quotes.update({})",
+      'const { quotes: q } = window.pipeline',
+      'const { localStorage } = window',
+      'const { indexedDB: db } = self',
+    ]) {
+      expect(found(code), code).toBe(true);
+    }
+  });
+
   it('agrees with a regular expression, however the bytes are cut', () => {
     const alphabet = fc.constantFrom(...'pipelinealertconfirmpromptStorageindexedDBcookieHTMLwritelnlineTypeproductIddiscountPercent .(_$x'.split(''));
     fc.assert(

@@ -134,6 +134,7 @@ export class CssReader {
         this.valueLine = this.line;
         this.valueColumn = this.column;
         this.value = [];
+        this.escape = false;
         if (c === 0x22 || c === 0x27) {
           this.state = S_URL_STRING;
           this.quote = c;
@@ -145,12 +146,14 @@ export class CssReader {
         this.byte(c);
         return;
       default:
-        // S_URL_RAW
-        if (c === 0x29) {
+        // S_URL_RAW. White space is kept: it may end a hex escape (`\2f x`); the ends are trimmed.
+        if (this.escape) this.escape = false;
+        else if (c === 0x5c) this.escape = this.quote === 0;
+        else if (c === 0x29) {
           this.endUrl();
           return;
         }
-        if (this.quote === 0 && !isAsciiSpace(c) && this.value.length < MAX_URL) this.value.push(c);
+        if (this.quote === 0 && this.value.length < MAX_URL) this.value.push(c);
     }
   }
 
@@ -199,11 +202,30 @@ export class CssReader {
   }
 
   private endValue(kind: ReferenceKind): void {
-    const text = Buffer.from(this.value).toString('utf8').replace(/\\(.)/g, '$1');
+    const text = decodeCssEscapes(Buffer.from(this.value).toString('utf8'));
     this.value = [];
     if (kind === 'stylesheet') this.importing = false;
     checkReference(text, kind, { report: this.report, index: this.index, from: this.from, line: this.valueLine, column: this.valueColumn });
   }
+}
+
+/**
+ * CSS escapes: `\` and one to six hex digits is that code point, and one white space character
+ * after them (CR LF counting as one) belongs to the escape; `\` before a line break (in a string)
+ * continues the line; `\` before any other character is that character.
+ */
+const CSS_ESCAPE = /\\(?:([0-9a-fA-F]{1,6})(?:\r\n|[ \t\n\r\f])?|(\r\n|[\n\r\f])|([^]))/g;
+
+export function decodeCssEscapes(text: string): string {
+  if (!text.includes('\\')) return text;
+  return text.replace(CSS_ESCAPE, (_match, hex: string | undefined, lineBreak: string | undefined, other: string | undefined) => {
+    if (hex !== undefined) {
+      const code = parseInt(hex, 16);
+      // What CSS puts in place of NUL, a surrogate or a number past Unicode.
+      return String.fromCodePoint(code === 0 || (code >= 0xd800 && code <= 0xdfff) || code > 0x10ffff ? 0xfffd : code);
+    }
+    return lineBreak !== undefined ? '' : other!;
+  });
 }
 
 /** Every CSS finding needs one of these; a stylesheet without them is not read further. */

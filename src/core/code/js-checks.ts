@@ -49,8 +49,9 @@ import { W, WORDS } from './words.js';
  * The JavaScript checks, as a state machine over the lexer's tokens. Every check recognises a short,
  * fixed shape of tokens (`window.pipeline.quotes.update(`, `.innerHTML = <not a literal>`,
  * `qty: -1,` inside `quotes.create(…)`), so no syntax tree is needed, and an ordinary token costs a
- * couple of comparisons. What a token stream cannot see (a bridge method reached through a
- * variable assigned elsewhere, computed names such as `window['alert']`) is listed in
+ * couple of comparisons. A member written `['name']` (a plain string or template literal in
+ * brackets) is read as `.name`. What a token stream cannot see (a bridge method reached through a
+ * variable assigned elsewhere, computed names such as `window[name]`) is listed in
  * docs/code-checks.md.
  */
 
@@ -132,11 +133,30 @@ const VALUE_OFF = 0;
 const VALUE_START = 1;
 const VALUE_END = 2;
 
+// `[` + a literal + `]` after a value: a member written in brackets.
+const BR_OFF = 0;
+const BR_OPEN = 1; // the `[` was just read
+const BR_TEMPLATE = 2; // a template literal inside it has started
+const BR_NAME = 3; // the literal was read; `]` must follow
+const BR_CLOSE = 4; // the `]` being handled ends the member
+
 // Declarations, for aliases and shadowing.
 const DECL_OFF = 0;
 const DECL_NAME = 1;
 const DECL_EQ = 2;
 const DECL_INIT = 3;
+const DECL_PATTERN = 4; // inside `const { … }`
+const DECL_PATTERN_EQ = 5; // after the pattern's `}`
+
+// An element of a destructuring pattern, at the pattern's own depth.
+const EL_START = 0; // a key may come
+const EL_KEY = 1; // `key` read: `:`, `,` or `}` may follow
+const EL_COLON = 2; // `key:` read: the local name may come
+const EL_LOCAL = 3; // `key: local` read
+const EL_SKIP = 4; // not a plain element (nested, default, rest, computed or quoted key)
+
+/** Elements kept per destructuring pattern; a longer pattern's later elements are not followed. */
+const MAX_PATTERN = 16;
 
 const KEY_QTY = 1;
 const KEY_UNIT_PRICE = 2;
@@ -159,6 +179,16 @@ interface Candidate {
   depth: number;
   word: number;
   bare: boolean;
+  line: number;
+  column: number;
+}
+
+/** `key` or `key: local` in a destructuring pattern. */
+interface PatternElement {
+  key: string;
+  keyWord: number;
+  local: string;
+  localWord: number;
   line: number;
   column: number;
 }
@@ -232,6 +262,16 @@ export class JsChecks implements JsTokenHandler {
   // The argument frame a bridge call is about to open.
   private callContext = CTX_NONE;
 
+  // A member written in brackets. Between its `[` and `]` only one literal token comes, which
+  // changes none of the chain's fields but `chain` and `chainDot`: those are kept here.
+  private bracket = BR_OFF;
+  private bracketDepth = 0;
+  private bracketChain = CH_NONE;
+  private bracketWord = -1;
+  private bracketText: string | undefined;
+  private bracketLine = 0;
+  private bracketColumn = 0;
+
   // Declarations.
   private decl = DECL_OFF;
   private declDepth = 0;
@@ -239,6 +279,15 @@ export class JsChecks implements JsTokenHandler {
   private declStart = 0;
   private declEnd = 0;
   private declWord = -1;
+  /** The initializer is, so far, one member chain (what an alias needs). */
+  private declPlain = false;
+  /** The declaration binds a destructuring pattern rather than one name. */
+  private declPattern = false;
+  private patternDepth = 0;
+  private element = EL_START;
+  /** The element being read has its entry in `pattern` (false past MAX_PATTERN). */
+  private elementKept = false;
+  private readonly pattern: PatternElement[] = [];
 
   constructor(
     private readonly state: JsFileState,
@@ -260,12 +309,10 @@ export class JsChecks implements JsTokenHandler {
     if (afterDot) {
       if (this.chainDot) {
         this.chainDot = false;
-        if (this.member(bytes, start, end, word)) return;
+        if (this.member(bytes, start, end, word, undefined)) return;
       }
       this.chain = CH_NONE;
-      if (word === W.innerHTML || word === W.outerHTML) this.startChain(CH_HTML_PROP, 0, word, start);
-      else if (word === W.insertAdjacentHTML) this.startChain(CH_INSERT_ADJ, 0, word, start);
-      else if (word === W.lineType) this.startChain(CH_LINE_TYPE, 0, word, start);
+      if (word >= 0) this.propertyChain(word, lexer.fileLine(), lexer.fileColumn(start));
       return;
     }
 
@@ -283,25 +330,27 @@ export class JsChecks implements JsTokenHandler {
       switch (word) {
         case W.window:
         case W.globalThis:
-          this.startChain(CH_GLOBAL, ROOT_GLOBAL, word, start);
+          this.startChain(CH_GLOBAL, ROOT_GLOBAL, word, lexer.fileLine(), lexer.fileColumn(start));
           return;
         case W.pipeline:
           if (declared) this.state.shadowsPipeline = true;
-          else this.startChain(CH_ROOT, ROOT_BARE, word, start);
+          else this.startChain(CH_ROOT, ROOT_BARE, word, lexer.fileLine(), lexer.fileColumn(start));
           return;
         case W.document:
-          this.startChain(CH_DOCUMENT, 0, word, start);
+          this.startChain(CH_DOCUMENT, 0, word, lexer.fileLine(), lexer.fileColumn(start));
           return;
         case W.alert:
         case W.confirm:
         case W.prompt:
           if (declared) this.state.declaredDialogs.add(word);
-          else this.startChain(CH_DIALOG, ROOT_BARE, word, start);
+          else this.startChain(CH_DIALOG, ROOT_BARE, word, lexer.fileLine(), lexer.fileColumn(start));
           return;
         case W.localStorage:
         case W.sessionStorage:
         case W.indexedDB:
           if (declared) return;
+          // A key or a local name of `const { … } =`: the initializer decides (endPattern).
+          if (this.decl === DECL_PATTERN && lexer.depth === this.patternDepth && this.element !== EL_SKIP) return;
           if (previousPunct === P_LBRACE || previousPunct === P_COMMA) {
             this.storageKey = { word, line: lexer.fileLine(), column: lexer.fileColumn(start) };
           } else this.report.add(BROWSER_STORAGE, lexer.fileLine(), lexer.fileColumn(start), { api: WORDS[word] });
@@ -317,7 +366,7 @@ export class JsChecks implements JsTokenHandler {
     if (this.state.aliases.size > 0 && this.state.aliasFirstBytes[bytes[start]!] === 1) {
       const target = this.state.aliases.get(bytes.toString('latin1', start, end));
       if (target !== undefined) {
-        this.startChain(target === '' ? CH_ROOT : CH_NS, ROOT_ALIAS, -1, start);
+        this.startChain(target === '' ? CH_ROOT : CH_NS, ROOT_ALIAS, -1, lexer.fileLine(), lexer.fileColumn(start));
         this.chainNamespace = target;
       }
     }
@@ -346,14 +395,18 @@ export class JsChecks implements JsTokenHandler {
         this.callContext = CTX_NONE;
         return;
       case P_LBRACKET:
+        this.openBracket(depth);
+        return;
       case P_LBRACE:
       case P_TEMPLATE_OPEN:
         this.chain = CH_NONE;
         this.chainDot = false;
         this.openFrame(depth);
         return;
-      case P_RPAREN:
       case P_RBRACKET:
+        this.closeBracket(depth);
+        return;
+      case P_RPAREN:
       case P_RBRACE:
       case P_TEMPLATE_CLOSE:
         this.chain = CH_NONE;
@@ -362,21 +415,26 @@ export class JsChecks implements JsTokenHandler {
         return;
       case P_ASSIGN:
       case P_PLUS_ASSIGN:
-        if (this.chain === CH_HTML_PROP && !this.chainDot) {
-          this.rhs = SINK_FIRST;
-          this.rhsLine = this.chainLine;
-          this.rhsColumn = this.chainColumn;
-          this.rhsSink = WORDS[this.chainWord]!;
-        } else if (this.chain === CH_LINE_TYPE && kind === P_ASSIGN) {
-          this.lineTypeAssign = true;
-          this.valueLine = this.chainLine;
-          this.valueColumn = this.chainColumn;
-        }
+        if (this.chain !== CH_NONE) this.assigned(kind);
         this.chain = CH_NONE;
         return;
       default:
         this.chain = CH_NONE;
         this.chainDot = false;
+    }
+  }
+
+  /** `=` or `+=` after a chain. (Kept out of punct(), which is small enough to be inlined.) */
+  private assigned(kind: number): void {
+    if (this.chain === CH_HTML_PROP && !this.chainDot) {
+      this.rhs = SINK_FIRST;
+      this.rhsLine = this.chainLine;
+      this.rhsColumn = this.chainColumn;
+      this.rhsSink = WORDS[this.chainWord]!;
+    } else if (this.chain === CH_LINE_TYPE && kind === P_ASSIGN) {
+      this.lineTypeAssign = true;
+      this.valueLine = this.chainLine;
+      this.valueColumn = this.chainColumn;
     }
   }
 
@@ -435,17 +493,10 @@ export class JsChecks implements JsTokenHandler {
 
   /** Everything that waits for the token after a given one; called first for every token. */
   private watch(kind: number, punct: number): void {
-    if (this.closed) {
-      const candidate = this.closed;
-      this.closed = undefined;
-      // `alert(msg) {` is a method being defined, not a call.
-      if (!(kind === K_PUNCT && punct === P_LBRACE)) this.dialog(candidate);
-    }
-    if (this.storageKey) {
-      const key = this.storageKey;
-      this.storageKey = undefined;
-      if (!(kind === K_PUNCT && punct === P_COLON)) this.report.add(BROWSER_STORAGE, key.line, key.column, { api: WORDS[key.word] });
-    }
+    // The rarely active watchers are methods of their own: this one is inlined into every token.
+    if (this.bracket !== BR_OFF) this.watchBracket(kind, punct);
+    if (this.closed) this.watchClosedCall(kind, punct);
+    if (this.storageKey) this.watchStorageKey(kind, punct);
     if (this.rhs !== SINK_OFF) this.watchAssignedHtml(kind, punct);
     if (this.sinkCalls.length > 0) this.watchSinkArgument(kind, punct);
     // Before the value watcher, which may start a new `lines` array on this very token.
@@ -456,6 +507,98 @@ export class JsChecks implements JsTokenHandler {
       this.keyCandidate = -1;
     }
     if (this.lineTypeAssign && kind !== K_STRING) this.lineTypeAssign = false;
+  }
+
+  /** The token after the `)` of a dialog call. */
+  private watchClosedCall(kind: number, punct: number): void {
+    const candidate = this.closed!;
+    this.closed = undefined;
+    // `alert(msg) {` is a method being defined, not a call.
+    if (!(kind === K_PUNCT && punct === P_LBRACE)) this.dialog(candidate);
+  }
+
+  /** The token after a bare storage name that followed `{` or `,`. */
+  private watchStorageKey(kind: number, punct: number): void {
+    const key = this.storageKey!;
+    this.storageKey = undefined;
+    if (!(kind === K_PUNCT && punct === P_COLON)) this.report.add(BROWSER_STORAGE, key.line, key.column, { api: WORDS[key.word] });
+  }
+
+  /** The tokens after a `[` that may open a member name: one literal, then `]`. */
+  private watchBracket(kind: number, punct: number): void {
+    switch (this.bracket) {
+      case BR_OPEN:
+        if (kind === K_STRING) {
+          this.bracketLiteral();
+          return;
+        }
+        if (kind === K_TEMPLATE_START) {
+          this.bracket = BR_TEMPLATE;
+          return;
+        }
+        break;
+      case BR_TEMPLATE:
+        if (kind === K_TEMPLATE_END && this.lexer.plainTemplate()) {
+          this.bracketLiteral();
+          return;
+        }
+        break;
+      case BR_NAME:
+        if (kind === K_PUNCT && punct === P_RBRACKET && this.lexer.depth === this.bracketDepth) {
+          // The chain before the `[` goes on, as it would after a dot (the declaration watcher,
+          // which comes next, needs it).
+          this.bracket = BR_CLOSE;
+          this.chain = this.bracketChain;
+          this.chainDot = this.chain !== CH_NONE;
+          return;
+        }
+        break;
+      default:
+    }
+    this.bracket = BR_OFF;
+  }
+
+  /** A `[`: after an operand (or `?.`) it may open a member name. */
+  private openBracket(depth: number): void {
+    const lexer = this.lexer;
+    const optional = lexer.previousPunct === P_OPT_DOT;
+    if ((lexer.afterValue() || optional) && (!this.chainDot || optional)) {
+      this.bracket = BR_OPEN;
+      this.bracketDepth = depth;
+      this.bracketChain = this.chain;
+    }
+    this.chain = CH_NONE;
+    this.chainDot = false;
+    this.openFrame(depth);
+  }
+
+  private closeBracket(depth: number): void {
+    this.closeFrame(P_RBRACKET, depth);
+    if (this.bracket === BR_CLOSE) {
+      this.bracket = BR_OFF;
+      this.bracketMember(this.bracketWord, this.bracketText, this.bracketLine, this.bracketColumn);
+    } else {
+      this.chain = CH_NONE;
+      this.chainDot = false;
+    }
+  }
+
+  /** The literal inside `[…]`: kept when it could be a member some check follows. */
+  private bracketLiteral(): void {
+    const lexer = this.lexer;
+    const word = lexer.stringWord();
+    let text: string | undefined;
+    // A bridge object's members may be any name; elsewhere only the names of WORDS matter.
+    if (this.bracketChain === CH_ROOT || this.bracketChain === CH_NS) text = lexer.stringValue();
+    if (word < 0 && text === undefined) {
+      this.bracket = BR_OFF;
+      return;
+    }
+    this.bracket = BR_NAME;
+    this.bracketWord = word;
+    this.bracketText = text;
+    this.bracketLine = lexer.stringLine();
+    this.bracketColumn = lexer.stringColumn();
   }
 
   private watchAssignedHtml(kind: number, punct: number): void {
@@ -607,18 +750,35 @@ export class JsChecks implements JsTokenHandler {
 
   // --- member chains ---------------------------------------------------------------------------
 
-  private startChain(chain: number, root: number, word: number, start: number): void {
+  private startChain(chain: number, root: number, word: number, line: number, column: number): void {
     this.chain = chain;
     this.chainDot = false;
     this.chainRoot = root;
     this.chainWord = word;
     this.chainLength = 0;
-    this.chainLine = this.lexer.fileLine();
-    this.chainColumn = this.lexer.fileColumn(start);
+    this.chainLine = line;
+    this.chainColumn = column;
+  }
+
+  /** A member written `['name']`, at `line` and `column`: read as `.name`. */
+  private bracketMember(word: number, text: string | undefined, line: number, column: number): void {
+    if (this.chainDot) {
+      this.chainDot = false;
+      if (this.member(undefined, 0, 0, word, text)) return;
+    }
+    this.chain = CH_NONE;
+    if (word >= 0) this.propertyChain(word, line, column);
+  }
+
+  /** A member name that starts a chain of its own, on any object (`.innerHTML`, `.lineType`). */
+  private propertyChain(word: number, line: number, column: number): void {
+    if (word === W.innerHTML || word === W.outerHTML) this.startChain(CH_HTML_PROP, 0, word, line, column);
+    else if (word === W.insertAdjacentHTML) this.startChain(CH_INSERT_ADJ, 0, word, line, column);
+    else if (word === W.lineType) this.startChain(CH_LINE_TYPE, 0, word, line, column);
   }
 
   /** A member name after a chain's dot; true when the chain goes on. */
-  private member(bytes: Buffer, start: number, end: number, word: number): boolean {
+  private member(bytes: Buffer | undefined, start: number, end: number, word: number, text: string | undefined): boolean {
     this.chainLength++;
     switch (this.chain) {
       case CH_GLOBAL:
@@ -635,11 +795,11 @@ export class JsChecks implements JsTokenHandler {
         return true;
       case CH_ROOT:
         this.chain = CH_NS;
-        this.chainNamespace = decodeRange(bytes, start, end);
+        this.chainNamespace = text ?? decodeRange(bytes!, start, end);
         return true;
       case CH_NS:
         this.chain = CH_METHOD;
-        this.chainMethod = decodeRange(bytes, start, end);
+        this.chainMethod = text ?? decodeRange(bytes!, start, end);
         return true;
       case CH_DOCUMENT:
         if (word === W.cookie) {
@@ -800,28 +960,74 @@ export class JsChecks implements JsTokenHandler {
   // --- declarations ------------------------------------------------------------------------------
 
   private declarationName(bytes: Buffer, start: number, end: number, word: number): void {
-    if (this.decl === DECL_NAME) {
-      if (word === W.alert || word === W.confirm || word === W.prompt) this.state.declaredDialogs.add(word);
-      this.decl = DECL_EQ;
-      this.declBytes = bytes;
-      this.declStart = start;
-      this.declEnd = end;
-      this.declWord = word;
-    } else if (this.decl === DECL_EQ) {
-      this.decl = DECL_OFF;
-    } else if (this.decl === DECL_INIT && this.lexer.newlineBefore && this.lexer.depth === this.declDepth) {
-      this.endDeclaration(true);
+    if (this.decl === DECL_INIT) {
+      // A line break before a name at the declaration's depth: the statement ended without `;`.
+      if (this.lexer.newlineBefore && this.lexer.depth === this.declDepth) this.endDeclaration(true);
+      return;
+    }
+    switch (this.decl) {
+      case DECL_NAME:
+        if (word === W.alert || word === W.confirm || word === W.prompt) this.state.declaredDialogs.add(word);
+        this.decl = DECL_EQ;
+        this.declPattern = false;
+        this.declBytes = bytes;
+        this.declStart = start;
+        this.declEnd = end;
+        this.declWord = word;
+        return;
+      case DECL_PATTERN:
+        if (this.lexer.depth === this.patternDepth) this.patternName(bytes, start, end, word);
+        return;
+      case DECL_EQ:
+      case DECL_PATTERN_EQ:
+        this.decl = DECL_OFF; // `for (const x of …)`, `for (const { a } in …)`
+        return;
+      default:
     }
   }
 
   private declarationPunct(kind: number, depth: number): void {
+    // The initializer is where most tokens of a declaration are: its case comes first.
+    if (this.decl === DECL_INIT) {
+      const ends = kind === P_SEMI || ((kind === P_COMMA || kind === P_RPAREN || kind === P_RBRACE) && depth <= this.declDepth);
+      if (!ends && depth >= this.declDepth) {
+        this.declarationInitializerMoved();
+        return;
+      }
+      this.endDeclaration(true);
+      if (kind === P_COMMA && depth === this.declDepth) this.decl = DECL_NAME;
+      return;
+    }
+    this.declarationHeadPunct(kind, depth);
+  }
+
+  /** A punctuator before a declaration's initializer. */
+  private declarationHeadPunct(kind: number, depth: number): void {
     switch (this.decl) {
       case DECL_NAME:
-        this.decl = DECL_OFF; // destructuring: not followed
+        if (kind === P_LBRACE) {
+          // `const { a, b: c } = …`. An array pattern is not followed.
+          this.decl = DECL_PATTERN;
+          this.declPattern = true;
+          this.patternDepth = depth;
+          this.element = EL_START;
+          this.elementKept = false;
+          this.pattern.length = 0;
+        } else this.decl = DECL_OFF;
+        return;
+      case DECL_PATTERN:
+        this.patternPunct(kind, depth);
+        return;
+      case DECL_PATTERN_EQ:
+        if (kind === P_ASSIGN) {
+          this.decl = DECL_INIT;
+          this.declPlain = true;
+        } else this.decl = DECL_OFF;
         return;
       case DECL_EQ:
         if (kind === P_ASSIGN) {
           this.decl = DECL_INIT;
+          this.declPlain = true;
           // The initializer's chain starts with the next token.
           return;
         }
@@ -833,16 +1039,6 @@ export class JsChecks implements JsTokenHandler {
         if (this.declWord === W.pipeline) this.state.shadowsPipeline = true;
         this.decl = DECL_OFF;
         return;
-      case DECL_INIT: {
-        const ends = kind === P_SEMI || ((kind === P_COMMA || kind === P_RPAREN || kind === P_RBRACE) && depth <= this.declDepth);
-        if (!ends && depth >= this.declDepth) {
-          this.declarationInitializerMoved();
-          return;
-        }
-        this.endDeclaration(true);
-        if (kind === P_COMMA && depth === this.declDepth) this.decl = DECL_NAME;
-        return;
-      }
       default:
     }
   }
@@ -850,12 +1046,96 @@ export class JsChecks implements JsTokenHandler {
   /** The initializer went on past a first chain: it is not a plain alias. */
   private declarationInitializerMoved(): void {
     // Dots and member names keep the chain; anything else means "not just the bridge".
-    if (this.chain === CH_NONE) this.declBytes = undefined;
+    if (this.chain === CH_NONE) this.declPlain = false;
+  }
+
+  /** A name at the pattern's own depth. */
+  private patternName(bytes: Buffer, start: number, end: number, word: number): void {
+    if (this.element === EL_START) {
+      this.element = EL_KEY;
+      this.elementKept = this.pattern.length < MAX_PATTERN;
+      if (this.elementKept) {
+        const key = bytes.toString('latin1', start, end);
+        this.pattern.push({ key, keyWord: word, local: key, localWord: word, line: this.lexer.fileLine(), column: this.lexer.fileColumn(start) });
+      }
+    } else if (this.element === EL_COLON) {
+      this.element = EL_LOCAL;
+      if (this.elementKept) {
+        const element = this.pattern[this.pattern.length - 1]!;
+        element.local = bytes.toString('latin1', start, end);
+        element.localWord = word;
+      }
+    } else this.skipElement();
+  }
+
+  /** A punctuator inside the pattern. Only its own depth counts; an opener below it skips the element. */
+  private patternPunct(kind: number, depth: number): void {
+    if (depth !== this.patternDepth) {
+      // An opener has already pushed its frame: `{ a: { b } }`, `{ [k]: v }`, `{ a = f(x) }`.
+      if (depth === this.patternDepth + 1 && (kind === P_LBRACE || kind === P_LBRACKET || kind === P_LPAREN || kind === P_TEMPLATE_OPEN)) this.skipElement();
+      return;
+    }
+    if (kind === P_COMMA || kind === P_RBRACE) {
+      if (this.element !== EL_KEY && this.element !== EL_LOCAL && this.element !== EL_START) this.skipElement();
+      this.element = EL_START;
+      this.elementKept = false;
+      if (kind === P_RBRACE) this.decl = DECL_PATTERN_EQ;
+      return;
+    }
+    if (kind === P_COLON && this.element === EL_KEY) this.element = EL_COLON;
+    else this.skipElement(); // a default (`=`), a rest (`...`), a quoted or computed key
+  }
+
+  /** The element being read is not a plain one: it is not followed, and its names bind nothing known. */
+  private skipElement(): void {
+    if (this.elementKept && (this.element === EL_KEY || this.element === EL_COLON || this.element === EL_LOCAL)) this.pattern.pop();
+    this.elementKept = false;
+    this.element = EL_SKIP;
+  }
+
+  /**
+   * `const { … } = <initializer>` has ended. `plain` when the initializer was one member chain
+   * that ended on `window`/`globalThis` or on the bridge itself.
+   */
+  private endPattern(plain: boolean): void {
+    const chain = plain && !this.chainDot ? this.chain : CH_NONE;
+    for (const element of this.pattern) {
+      if (chain === CH_GLOBAL) {
+        // `const { localStorage, pipeline: p } = window`
+        const key = element.keyWord;
+        if (key === W.localStorage || key === W.sessionStorage || key === W.indexedDB) {
+          this.report.add(BROWSER_STORAGE, element.line, element.column, { api: WORDS[key] });
+        } else if (key === W.pipeline) this.addAlias(element.local, '');
+        else if (key !== W.alert && key !== W.confirm && key !== W.prompt) this.bindsLocal(element);
+      } else if (chain === CH_ROOT && !PROPERTIES.includes(element.key)) {
+        // `const { quotes } = pipeline`, `const { quotes: q } = window.pipeline`
+        this.addAlias(element.local, element.key);
+      } else this.bindsLocal(element);
+    }
+    this.pattern.length = 0;
+  }
+
+  /** A local name the pattern binds to something that is not the browser's or the bridge's. */
+  private bindsLocal(element: PatternElement): void {
+    const word = element.localWord;
+    if (word === W.alert || word === W.confirm || word === W.prompt) this.state.declaredDialogs.add(word);
+    else if (word === W.pipeline) this.state.shadowsPipeline = true;
+  }
+
+  private addAlias(name: string, target: string): void {
+    this.state.aliases.set(name, target);
+    this.state.aliasFirstBytes[name.charCodeAt(0) & 0xff] = 1;
   }
 
   private endDeclaration(atTerminator: boolean): void {
+    if (this.declPattern) {
+      this.endPattern(atTerminator && this.declPlain && (this.chain === CH_GLOBAL || this.chain === CH_ROOT));
+      this.decl = DECL_OFF;
+      this.declPattern = false;
+      return;
+    }
     const bytes = this.declBytes;
-    const isBridge = atTerminator && bytes !== undefined && (this.chain === CH_ROOT || this.chain === CH_NS) && !this.chainDot;
+    const isBridge = atTerminator && this.declPlain && bytes !== undefined && (this.chain === CH_ROOT || this.chain === CH_NS) && !this.chainDot;
     if (this.declWord === W.pipeline && !(isBridge && this.chain === CH_ROOT && this.chainRoot === ROOT_GLOBAL)) this.state.shadowsPipeline = true;
     if (isBridge && bytes) {
       const name = bytes.toString('latin1', this.declStart, this.declEnd);

@@ -1,6 +1,6 @@
 import { isContinuation, JS_NAME_PART, LF, stopTable } from './chars.js';
 import { mayBeDirective } from './file-report.js';
-import { lookupWord, W } from './words.js';
+import { lookupWord, MAX_WORD_LENGTH, W } from './words.js';
 
 /*
  * A streaming JavaScript tokenizer over UTF-8 bytes. It is not a parser: it knows enough to never
@@ -58,6 +58,7 @@ export interface JsTokenHandler {
   string(): void;
   number(bytes: Buffer, start: number, end: number): void;
   templateStart(): void;
+  /** A template literal has ended; when `lexer.plainTemplate()`, its text is read like a string's. */
   templateEnd(): void;
   regex(): void;
   /** A comment's text, when it may be a directive. */
@@ -141,6 +142,8 @@ export class JsLexer {
   private pendingDollar = false;
   private pendingStar = false;
   private inClass = false;
+  /** The template being read has had no `${…}` so far: its text is kept like a string's value. */
+  private templatePlain = false;
   private carry: Buffer | undefined;
 
   private previous = T_START;
@@ -201,11 +204,31 @@ export class JsLexer {
     return this.line === 1 ? column + this.origin.column - 1 : column;
   }
 
-  /** The value of the string literal just ended, if it is at most 64 bytes long. */
+  /**
+   * The value of the string literal just ended (or of a template without `${…}`), if it is at most
+   * 64 bytes long. Escapes are not decoded. Valid only while the handler is told of that literal.
+   */
   stringValue(): string | undefined {
     if (this.stringLength > MAX_STRING_VALUE) return undefined;
     if (this.stringBuffer) return utf8.decode(this.stringBuffer.subarray(this.stringStart, this.stringEnd));
     return utf8.decode(this.stringBytes.subarray(0, this.stringLength));
+  }
+
+  /** The number in WORDS of the literal `stringValue()` would give, or -1; nothing is decoded. */
+  stringWord(): number {
+    if (this.stringLength > MAX_WORD_LENGTH) return -1;
+    if (this.stringBuffer) return lookupWord(this.stringBuffer, this.stringStart, this.stringEnd);
+    return lookupWord(this.stringBytes, 0, this.stringLength);
+  }
+
+  /** True while the handler is told of a template literal that had no `${…}`. */
+  plainTemplate(): boolean {
+    return this.templatePlain;
+  }
+
+  /** True when the token before the current one ends an operand (a name, `)`, `]`, a literal). */
+  afterValue(): boolean {
+    return this.previous === T_VALUE;
   }
 
   /** Length in bytes of the string just ended, to skip decoding values no check could want. */
@@ -257,7 +280,7 @@ export class JsLexer {
           i = this.scanRegex(bytes, i, n);
       }
     }
-    if (this.mode === M_STRING) this.keepStringTail(bytes, n);
+    if (this.mode === M_STRING || (this.mode === M_TEMPLATE && this.templatePlain)) this.keepStringTail(bytes, n);
     this.base += n - (this.carry ? this.carry.length : 0);
   }
 
@@ -312,16 +335,14 @@ export class JsLexer {
         case QUOTE_DOUBLE:
           this.mode = M_STRING;
           this.quote = c;
-          this.stringStart = i + 1;
-          this.stringLength = 0;
-          this.stringLineNumber = this.fileLine();
-          this.stringColumnNumber = this.fileColumn(i);
-          this.stringBuffer = bytes;
+          this.startValue(bytes, i);
           return this.scanString(bytes, i + 1, n);
         case BACKTICK:
           this.handler.templateStart();
           this.afterToken(T_EXPRESSION, 0, -1);
           this.mode = M_TEMPLATE;
+          this.templatePlain = true;
+          this.startValue(bytes, i);
           return this.scanTemplate(bytes, i + 1, n, final);
         case SLASH:
           if (next === SLASH) return this.lineComment(bytes, i, n, final);
@@ -394,6 +415,7 @@ export class JsLexer {
             this.punct(P_TEMPLATE_CLOSE, i, T_EXPRESSION);
             this.close();
             this.mode = M_TEMPLATE;
+            this.templatePlain = false;
             return this.scanTemplate(bytes, i + 1, n, final);
           }
           this.punct(P_RBRACE, i, kind === F_OBJECT ? T_VALUE : T_STATEMENT_END);
@@ -589,8 +611,25 @@ export class JsLexer {
     this.stringBuffer = undefined;
   }
 
+  /** A string or template literal opens at `at`: its value is kept from the next byte. */
+  private startValue(bytes: Buffer, at: number): void {
+    this.stringStart = at + 1;
+    this.stringLength = 0;
+    this.stringLineNumber = this.fileLine();
+    this.stringColumnNumber = this.fileColumn(at);
+    this.stringBuffer = bytes;
+  }
+
   private endString(bytes: Buffer, end: number): void {
     this.mode = M_CODE;
+    this.endValue(bytes, end);
+    this.handler.string();
+    this.afterToken(T_VALUE, 0, -1);
+    this.stringBuffer = undefined;
+  }
+
+  /** The literal whose value is being kept ends at `end`. */
+  private endValue(bytes: Buffer, end: number): void {
     if (this.stringBuffer === bytes) {
       this.stringLength = end - this.stringStart;
       this.stringEnd = end;
@@ -601,9 +640,6 @@ export class JsLexer {
       this.stringLength += part;
       this.stringBuffer = undefined;
     }
-    this.handler.string();
-    this.afterToken(T_VALUE, 0, -1);
-    this.stringBuffer = undefined;
   }
 
   private scanTemplate(bytes: Buffer, start: number, n: number, final: boolean): number {
@@ -626,8 +662,11 @@ export class JsLexer {
       const c = bytes[i]!;
       if (c === BACKTICK) {
         this.mode = M_CODE;
+        if (this.templatePlain) this.endValue(bytes, i);
         this.handler.templateEnd();
         this.afterToken(T_VALUE, 0, -1);
+        this.templatePlain = false;
+        this.stringBuffer = undefined;
         return i + 1;
       }
       if (c === DOLLAR) {
@@ -659,6 +698,7 @@ export class JsLexer {
   /** `${` at `at` (the `$`, possibly -1 when it ended the previous chunk). */
   private openTemplateExpression(at: number): number {
     this.mode = M_CODE;
+    this.templatePlain = false;
     this.open(F_TEMPLATE, 0);
     this.punct(P_TEMPLATE_OPEN, Math.max(at, 0), T_EXPRESSION);
     return at + 2;
@@ -771,7 +811,7 @@ export class JsLexer {
 }
 
 function isExpressionKeyword(word: number): boolean {
-  return word >= W.return && word <= W.else;
+  return word >= W.return && word <= W.of;
 }
 
 function isControlWord(word: number): boolean {

@@ -3,8 +3,10 @@
 // even hashed, so no string is made for an ordinary identifier.
 
 export const WORDS = [
-  // Keywords that decide whether a `/` starts a regular expression or divides.
+  // Keywords after which a `/` starts a regular expression rather than dividing. `await` and
+  // `yield` are names in sloppy scripts outside async functions and generators, but rarely are.
   'return', 'typeof', 'instanceof', 'in', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else',
+  'await', 'yield', 'of',
   // Keywords before `(` whose `)` may be followed by a statement, and so by a regular expression.
   'if', 'while', 'for', 'with',
   // Keywords before `{` that open a block.
