@@ -20,6 +20,53 @@ describe('injecting the SDK', () => {
     expect(inject(html).length).toBe(html.length + TAG.length);
   });
 
+  it.each([
+    ['skips a <head> inside a script string', '<html><body><script>const tpl = "<head></head>";</script>', `<html>${TAG}<body>`],
+    ['skips an <html> and a <head> inside script text, falling back to the start', '<body><script>const tpl = "<html><head>";</script>', `${TAG}<body><script>`],
+    ['skips a <head> inside a style', '<style>/* <head> */</style><html><head>', `</style><html><head>${TAG}`],
+    ['skips a <head> inside a textarea', '<textarea><head></textarea><p>x</p>', `${TAG}<textarea><head></textarea>`],
+    ['skips a <head> inside a title', '<title><head></title>', `${TAG}<title><head></title>`],
+    ['skips a <head> inside a template', '<template><div><head></div></template><html lang="en">', `<html lang="en">${TAG}`],
+    ['skips a <head> inside nested templates', '<template><template></template><head></template><head>', `</template><head>${TAG}`],
+    ['skips a <head> in a comment and in a script', '<!-- <head> --><script>"<head>"</script><head>', `</script><head>${TAG}`],
+    ['skips a <head> in an attribute value, and a > in a quoted one', '<html data-x="<head>"><head id=\'a>b\'>', `<head id='a>b'>${TAG}`],
+    ['ends a script at its end tag in any letter case', '<SCRIPT>"<head>"</ScRiPt ><head>', `</ScRiPt ><head>${TAG}`],
+    ['treats a script that never ends as text to the end', '<!doctype html><script>"<head>"', `<!doctype html>${TAG}<script>`],
+    ['ends a comment written <!-->', '<!--><head>', `<!--><head>${TAG}`],
+    ['ends a comment at --!>', '<!-- x --!><head>', `--!><head>${TAG}`],
+    ['does not take <scripts> for a script', '<scripts>x</scripts><head>', `<head>${TAG}`],
+  ])('%s', (_case, html, expected) => {
+    expect(inject(html)).toContain(expected);
+    expect(inject(html).length).toBe(html.length + TAG.length);
+  });
+
+  it.each([
+    ['after a doctype behind a byte order mark', '\u00ef\u00bb\u00bf<!-- c --><!doctype html><p>x</p>', `<!doctype html>${TAG}<p>x</p>`],
+    ['at the start when the doctype comes after content', '<p>x</p><!doctype html>', `${TAG}<p>x</p>`],
+  ])('puts the tag %s', (_case, html, expected) => {
+    expect(inject(html)).toContain(expected);
+    expect(inject(html).length).toBe(html.length + TAG.length);
+  });
+
+  it.each([
+    ['comments', '<!---->'],
+    ['unclosed less-than signs', '<'],
+    ['end tags', '</a>'],
+    ['start tags', '<p x=1>'],
+  ])('takes linear time on a large page of %s', (_case, unit) => {
+    const page = Buffer.from(unit.repeat(Math.ceil(3_000_000 / unit.length)), 'latin1');
+    const started = performance.now();
+    injectSdkScript(page, '/sdk.js');
+    expect(performance.now() - started).toBeLessThan(3_000);
+  });
+
+  it('leaves script text intact, so the page still runs', () => {
+    const html = '<html><body><script>const tpl = "<head></head>";</script></body></html>';
+    const out = inject(html);
+    expect(out).toContain('<script>const tpl = "<head></head>";</script>');
+    expect(out.indexOf(TAG)).toBeLessThan(out.indexOf('<body>'));
+  });
+
   it('keeps a byte order mark first and other bytes untouched', () => {
     const page = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('<p>caf\xe9</p>', 'latin1')]);
     const out = injectSdkScript(page, '/sdk.js');
