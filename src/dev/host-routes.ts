@@ -21,6 +21,8 @@ export interface HostRouteContext {
   allowedHosts: ReadonlySet<string>;
   hostPort: () => number;
   toolPort: () => number;
+  /** Where the tool folder is served on the tool's origin, `/t/<token>/`: the page builds the frame's address from it. */
+  toolBasePath: string;
   /** A control changed something: tell every open page, and reload the tool when asked. */
   afterChange: (reloadTool: boolean) => void;
 }
@@ -110,7 +112,7 @@ const ROUTE_TABLE: Record<string, Route> = {
   },
   '/__pipeline/state': {
     method: 'GET',
-    handle: (_request, response, context) => sendJson(response, 200, { ...context.session.snapshot(), toolPort: context.toolPort() }),
+    handle: (_request, response, context) => sendJson(response, 200, { ...context.session.snapshot(), toolPort: context.toolPort(), toolBasePath: context.toolBasePath }),
   },
   '/__pipeline/events': {
     method: 'GET',

@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { CURRENT_SDK_VERSION, FixtureError, isSupportedSdkVersion, listSdkMethods, loadFixtureFile, DEFAULT_FIXTURES, type Fixtures } from '../platform/index.js';
 import { DevServerError } from './errors.js';
@@ -22,6 +23,11 @@ import { routeToolRequest } from './tool-routes.js';
  * `pipeline-tool dev` as a library. Two listeners, because the tool must run on another origin
  * than the host page, as on the platform: the host page (the address printed) and the tool's
  * files (a second port). Both listen on loopback unless told otherwise.
+ *
+ * The tool's files are served under a random path made at each start, `/t/<token>/`. The tool
+ * origin has to let the opaque origin "null" read them (the sandboxed frame's module scripts and
+ * fetch() need that), but every sandboxed frame on any web site has that same origin; without
+ * the token, a page the author visits could find the port and read the tool's files.
  */
 
 export const DEFAULT_DEV_PORT = 4800;
@@ -55,6 +61,13 @@ export interface DevServer {
   readonly url: string;
   /** The tool's origin. */
   readonly toolOrigin: string;
+  /**
+   * Where the tool folder is served: the tool's origin and a random path made at each start,
+   * such as `http://127.0.0.1:40123/t/Q2x…/`. Anything outside that path gets 404.
+   */
+  readonly toolUrl: string;
+  /** The addresses the host page's and the tool's listeners are bound to, as the system reports them. */
+  readonly listeners: { readonly hostPage: AddressInfo; readonly tool: AddressInfo };
   readonly port: number;
   readonly toolPort: number;
   readonly settingsFile: string;
@@ -99,13 +112,18 @@ function trackSockets(server: Server): Set<Socket> {
   return sockets;
 }
 
-function hardenServer(server: Server, handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>, log: NonNullable<DevServerOptions['onLog']>): void {
+function hardenServer(
+  server: Server,
+  handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>,
+  log: NonNullable<DevServerOptions['onLog']>,
+  shownTarget: (target: string) => string = (target) => target,
+): void {
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     handle(request, response).catch((error: unknown) => {
-      log('error', `internal error while answering ${request.method ?? '?'} ${request.url ?? '?'}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      log('error', `internal error while answering ${request.method ?? '?'} ${shownTarget(request.url ?? '?')}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       if (!response.headersSent) sendText(response, 500, 'internal error in pipeline-tool dev; see the terminal');
       else response.destroy();
     });
@@ -149,6 +167,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const events = createEventHub();
   const emit = (event: DevEvent) => events.send(event);
   const allowedHosts = allowedHostNames(host);
+  // 128 random bits; base64url needs no escaping in a URL.
+  const toolToken = randomBytes(16).toString('base64url');
+  const toolBasePath = `/t/${toolToken}/`;
   let hostPort = port;
   let toolPort = toolPortOption;
 
@@ -164,6 +185,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         allowedHosts,
         hostPort: () => hostPort,
         toolPort: () => toolPort,
+        toolBasePath,
         afterChange: (reloadTool) => {
           emit({ type: 'state' });
           if (reloadTool) emit({ type: 'reload', reason: 'the host settings changed' });
@@ -179,6 +201,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         allowedHosts,
         toolPort: () => toolPort,
         hostPort: () => hostPort,
+        basePath: toolBasePath,
         entry: () => session.current().entry,
         sdk: () => {
           const version = session.current().sdkVersion;
@@ -186,6 +209,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         },
       }),
     log,
+    // The terminal is no place for the token: a log pasted into a bug report would carry it.
+    (target) => target.split(toolToken).join('…'),
   );
 
   const closeServers = async () => {
@@ -212,9 +237,12 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   }
   const shownHost = urlHostName(wildcard ? DEFAULT_DEV_HOST : host);
   let closing: Promise<void> | undefined;
+  const toolOrigin = `http://${shownHost}:${toolPort}`;
   return {
     url: `http://${shownHost}:${hostPort}/`,
-    toolOrigin: `http://${shownHost}:${toolPort}`,
+    toolOrigin,
+    toolUrl: `${toolOrigin}${toolBasePath}`,
+    listeners: { hostPage: hostServer.address() as AddressInfo, tool: toolServer.address() as AddressInfo },
     port: hostPort,
     toolPort,
     settingsFile,

@@ -48,7 +48,12 @@ export function readRequestPath(target: string): PathRequest {
   const raw = rawPath.slice(1).split('/');
   for (let i = 0; i < raw.length; i++) {
     const part = raw[i]!;
-    if (part === '' && i === raw.length - 1) break;
+    if (part === '' && i === raw.length - 1) {
+      if (i === 0) break;
+      // `/app.js/` must not serve app.js, as that path fails on the platform; and folders have
+      // no pages of their own.
+      return { ok: false, status: 404, message: 'not found: a path ending in / names a folder, and folders are not served' };
+    }
     let segment: string;
     try {
       segment = decodeURIComponent(part);

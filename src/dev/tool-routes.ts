@@ -8,9 +8,15 @@ import { readRequestPath, serveToolFile } from './static-files.js';
  * The tool's origin: the tool folder's files and the SDK script, and nothing else. It has no
  * endpoint that changes anything, so code in the tool's frame can reach the platform model only
  * through the host page, as on the platform.
+ *
+ * The files are served under a base path with a random token (`/t/<token>/`), known only to the
+ * host page; everything else but the SDK gets the same bare 404, which says nothing of the token.
  */
 
-/** The SDK's address on the tool's origin; a tool file at this path would be shadowed. */
+/**
+ * The SDK's address on the tool's origin, outside the base path: it holds nothing secret (the
+ * host page's origin, the SDK version), and a tool file of the same name is not shadowed.
+ */
 export const SDK_PATH = '/__pipeline/sdk.js';
 
 export interface ToolRouteContext {
@@ -18,6 +24,8 @@ export interface ToolRouteContext {
   allowedHosts: ReadonlySet<string>;
   toolPort: () => number;
   hostPort: () => number;
+  /** Where the tool folder is served, such as `/t/<token>/`; starts and ends with a slash. */
+  basePath: string;
   entry: () => string;
   sdk: () => { version: string; methods: readonly string[] };
 }
@@ -41,12 +49,21 @@ export async function routeToolRequest(request: IncomingMessage, response: Serve
     sendBody(response, 200, 'text/javascript; charset=utf-8', renderSdkScript({ ...context.sdk(), hostOrigin }), cors);
     return;
   }
-  if (pathOnly === '/') {
-    response.writeHead(302, commonHeaders({ Location: `/${context.entry().split('/').map(encodeURIComponent).join('/')}` }));
+  const base = context.basePath;
+  if (pathOnly === base || pathOnly === base.slice(0, -1)) {
+    response.writeHead(302, commonHeaders({ Location: `${base}${context.entry().split('/').map(encodeURIComponent).join('/')}` }));
     response.end();
     return;
   }
-  const parsed = readRequestPath(target);
+  // A plain comparison of the raw target: the token is URL-safe, so the host page never encodes
+  // it, and any other spelling is simply another path. It is not constant-time, but a difference
+  // of nanoseconds cannot be told apart through fetch() by a web page.
+  if (!target.startsWith(base)) {
+    sendText(response, 404, 'not found', cors);
+    return;
+  }
+  // Keep the base path's last slash, so that the rest is read as a path of its own.
+  const parsed = readRequestPath(target.slice(base.length - 1));
   if (!parsed.ok) {
     sendText(response, parsed.status, parsed.message, cors);
     return;

@@ -1,4 +1,6 @@
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,6 +59,40 @@ describe.skipIf(!hasChromium)('pipeline-tool dev in Chromium', () => {
       // The frame really is sandboxed into an opaque origin, on another port than the host page.
       expect(await frame.evaluate(() => window.origin)).toBe('null');
       expect(new URL(frame.url()).port).toBe(String(server.toolPort));
+      // Under the random base path, which only the host page knows.
+      expect(frame.url()).toBe(`${server.toolUrl}index.html`);
+    });
+
+    it("keeps the tool's files from a sandboxed frame of another site, which has the same null origin", async () => {
+      // Another site's page, served from this machine so that the browser lets it reach loopback
+      // at all (a public site over HTTPS can, too), framing itself into the null origin.
+      const elsewhere = createServer((_request, response) => {
+        response.writeHead(200, { 'Content-Type': 'text/html' });
+        response.end('<iframe sandbox="allow-scripts" srcdoc="<p>hello</p>"></iframe>');
+      });
+      await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+      const other = await browser.newPage();
+      try {
+        await other.goto(`http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/`);
+        const hostile = await waitFor(() => other.frames().find((frame) => frame !== other.mainFrame()), 5_000, 'the sandboxed frame');
+        const read = (url: string) =>
+          hostile.evaluate(async (target) => {
+            try {
+              const response = await fetch(target);
+              return { origin: window.origin, status: response.status, text: await response.text() };
+            } catch (error) {
+              return { origin: window.origin, status: 0, text: String(error) };
+            }
+          }, url);
+        for (const guess of [`${server.toolOrigin}/index.html`, `${server.toolOrigin}/app.js`, `${server.toolOrigin}/`, `${server.toolOrigin}/t/`]) {
+          expect(await read(guess)).toEqual({ origin: 'null', status: 404, text: 'not found' });
+        }
+        // The same frame can read a file when it has the token, so the 404 above is the base path at work.
+        expect(await read(`${server.toolUrl}app.js`)).toMatchObject({ origin: 'null', status: 200, text: expect.stringContaining('window.__boot') });
+      } finally {
+        await other.close();
+        await new Promise((resolve) => elsewhere.close(resolve));
+      }
     });
 
     it('answers every bridge method from the fixtures', async () => {

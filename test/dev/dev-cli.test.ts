@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/bundles.js';
 import { BIN, runCli, STACK_TRACE } from '../helpers/cli.js';
-import { writeTool } from './helpers.js';
+import { canConnect, reachableOwnAddresses, writeTool } from './helpers.js';
 
 /** A port that was free a moment ago. */
 async function freePort(): Promise<number> {
@@ -52,6 +52,32 @@ describe('pipeline-tool dev (the binary)', () => {
     expect(code).toBe(0);
     expect(stderr).toContain('Stopping pipeline-tool dev');
     expect(stderr).not.toMatch(STACK_TRACE);
+  });
+
+  it('listens on loopback only by default, for the host page and the tool files', async () => {
+    const child = spawn(process.execPath, [BIN, 'dev', writeTool(), '--port', '0'], { cwd: tempDir(), env: { ...process.env, CI: 'true', NO_COLOR: '1' } });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.resume();
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    try {
+      const deadline = Date.now() + 15_000;
+      while (child.exitCode === null && !stdout.includes('Stop:') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      const hostPort = Number(/Open: +http:\/\/127\.0\.0\.1:(\d+)\//.exec(stdout)?.[1]);
+      const toolPort = Number(/Tool: +http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout)?.[1]);
+      expect(hostPort, stdout).toBeGreaterThan(0);
+      expect(toolPort, stdout).toBeGreaterThan(0);
+      expect(await canConnect('127.0.0.1', hostPort)).toBe(true);
+      expect(await canConnect('127.0.0.1', toolPort)).toBe(true);
+      for (const address of await reachableOwnAddresses()) {
+        expect(await canConnect(address, hostPort), `host page on ${address}`).toBe(false);
+        expect(await canConnect(address, toolPort), `tool files on ${address}`).toBe(false);
+      }
+    } finally {
+      child.kill('SIGINT');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
   });
 
   it('exits 2 with a suggestion when the port is in use', async () => {

@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { afterAll } from 'vitest';
 import { startDevServer, type DevServer, type DevServerOptions } from '../../src/dev/server.js';
 import { writeFolder } from '../helpers/bundles.js';
@@ -128,4 +129,44 @@ export async function waitFor<T>(
     if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** True when a TCP connection to host:port opens within `timeout` ms. */
+export function canConnect(host: string, port: number, timeout = 2_000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    const done = (connected: boolean) => {
+      socket.destroy();
+      resolve(connected);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+    socket.setTimeout(timeout, () => done(false));
+  });
+}
+
+/**
+ * The machine's own addresses that are not loopback and that a listener on every interface can
+ * be reached at from here (checked with a throwaway listener, so that a firewall cannot make a
+ * refused connection look like proof). Link-local IPv6 addresses are left out: they need a scope.
+ */
+export async function reachableOwnAddresses(): Promise<string[]> {
+  const candidates = Object.values(networkInterfaces())
+    .flat()
+    .filter((info) => info !== undefined && !info.internal && !info.address.toLowerCase().startsWith('fe80:'))
+    .map((info) => info!.address);
+  const reachable: string[] = [];
+  for (const address of candidates) {
+    const wildcard = address.includes(':') ? '::' : '0.0.0.0';
+    const probe = createServer((socket) => socket.destroy());
+    const listening = await new Promise<boolean>((resolve) => {
+      probe.once('error', () => resolve(false));
+      probe.listen(0, wildcard, () => resolve(true));
+    });
+    if (!listening) continue;
+    const { port } = probe.address() as { port: number };
+    if (await canConnect(address, port)) reachable.push(address);
+    await new Promise((resolve) => probe.close(resolve));
+  }
+  return reachable;
 }

@@ -2,7 +2,18 @@ import { request as httpRequest } from 'node:http';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DevServer } from '../../src/dev/server.js';
 import { WIRE_TAG } from '../../src/dev/wire-values.js';
-import { callBridge, postFromHostPage, readState, sendRawBytes, sendRequest, startTestServer, STANDALONE_MANIFEST, writeTool } from './helpers.js';
+import {
+  callBridge,
+  canConnect,
+  postFromHostPage,
+  reachableOwnAddresses,
+  readState,
+  sendRawBytes,
+  sendRequest,
+  startTestServer,
+  STANDALONE_MANIFEST,
+  writeTool,
+} from './helpers.js';
 
 let server: DevServer;
 
@@ -41,9 +52,18 @@ describe('the host page', () => {
     const state = await readState(server);
     expect(state['tool']).toMatchObject({ toolId: 'Kitchen Estimator', toolType: 'quoting_extension', entry: 'index.html' });
     expect(state['toolPort']).toBe(server.toolPort);
+    expect(state['toolBasePath']).toBe(new URL(server.toolUrl).pathname);
     expect(state['editor'].quote.ref).toBe('Q-1042');
     expect(state['preview'].blocks).toEqual([]);
     expect(state['findings']).toMatchObject({ ok: true, report: { errorCount: 0 } });
+  });
+
+  it('does not let another origin read the state, which holds the base path of the tool files', async () => {
+    for (const origin of ['null', 'https://evil.example', `http://127.0.0.1:${server.toolPort}`]) {
+      const response = await host('/__pipeline/state', { headers: { Origin: origin } });
+      expect(response.headers['access-control-allow-origin']).toBeUndefined();
+      expect(response.headers['access-control-allow-credentials']).toBeUndefined();
+    }
   });
 
   it('answers unknown paths with 404 and wrong methods with 405', async () => {
@@ -57,6 +77,21 @@ describe('the host page', () => {
     expect((await host('/__pipeline/state', { headers: { Host: `evil.example:${server.port}` } })).status).toBe(403);
     expect((await host('/__pipeline/state', { headers: { Host: `127.0.0.1:${server.toolPort}` } })).status).toBe(403);
     expect((await host('/__pipeline/state', { headers: { Host: `localhost:${server.port}` } })).status).toBe(200);
+  });
+});
+
+describe('where the server listens', () => {
+  it('listens on loopback only by default: both listeners are bound to 127.0.0.1', async () => {
+    expect(server.listeners.hostPage).toMatchObject({ address: '127.0.0.1', family: 'IPv4', port: server.port });
+    expect(server.listeners.tool).toMatchObject({ address: '127.0.0.1', family: 'IPv4', port: server.toolPort });
+    expect(await canConnect('127.0.0.1', server.port)).toBe(true);
+    expect(await canConnect('127.0.0.1', server.toolPort)).toBe(true);
+    // Nothing answers on this machine's other addresses, when it has any that a listener on
+    // every interface could be reached at.
+    for (const address of await reachableOwnAddresses()) {
+      expect(await canConnect(address, server.port), `host page on ${address}`).toBe(false);
+      expect(await canConnect(address, server.toolPort), `tool files on ${address}`).toBe(false);
+    }
   });
 });
 

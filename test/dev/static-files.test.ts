@@ -30,8 +30,17 @@ beforeAll(async () => {
   server = await startTestServer({ root, watch: false });
 });
 
-const tool = (requestPath: string, init: { method?: string; headers?: Record<string, string> } = {}) =>
-  sendRequest(server.toolPort, { path: requestPath, ...init, headers: { Host: `127.0.0.1:${server.toolPort}`, ...init.headers } });
+type RequestInit = { method?: string; headers?: Record<string, string> };
+
+/** A request for exactly this target on the tool origin. */
+const onToolOrigin = (target: string, init: RequestInit = {}) =>
+  sendRequest(server.toolPort, { path: target, ...init, headers: { Host: `127.0.0.1:${server.toolPort}`, ...init.headers } });
+
+/** The random path the tool folder is served under, such as `/t/Zx…/`. */
+const toolBase = () => new URL(server.toolUrl).pathname;
+
+/** A request for a path of the tool folder: `/app.js` is asked for under the tool's base path. */
+const tool = (requestPath: string, init: RequestInit = {}) => onToolOrigin(`${toolBase()}${requestPath.replace(/^\//, '')}`, init);
 
 describe('serving the tool folder', () => {
   it('serves HTML with the SDK as the first script, and the right headers', async () => {
@@ -73,14 +82,16 @@ describe('serving the tool folder', () => {
     expect(Number(response.headers['content-length'])).toBeGreaterThan(0);
   });
 
-  it('redirects / to the entry page', async () => {
-    const response = await tool('/');
-    expect(response.status).toBe(302);
-    expect(response.headers.location).toBe('/index.html');
+  it('redirects the base path, with or without its last slash, to the entry page', async () => {
+    for (const target of [toolBase(), toolBase().slice(0, -1), `${toolBase()}?x=1`]) {
+      const response = await onToolOrigin(target);
+      expect(response.status).toBe(302);
+      expect(response.headers.location).toBe(`${toolBase()}index.html`);
+    }
   });
 
   it('serves the SDK with the host origin and the SDK version built in', async () => {
-    const response = await tool('/__pipeline/sdk.js');
+    const response = await onToolOrigin('/__pipeline/sdk.js');
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(response.body).toContain(`"hostOrigin":"http://127.0.0.1:${server.port}"`);
@@ -94,6 +105,62 @@ describe('serving the tool folder', () => {
 
   it('follows a link that stays inside the folder', async () => {
     expect((await tool('/alias.js')).status).toBe(200);
+  });
+});
+
+const WITH_AND_WITHOUT_NULL_ORIGIN: Record<string, string>[] = [{}, { Origin: 'null' }];
+
+describe('the random base path', () => {
+  it('is a fresh 128-bit token under /t/ for each start', async () => {
+    expect(toolBase()).toMatch(/^\/t\/[A-Za-z0-9_-]{22}\/$/);
+    const other = await startTestServer({ root, watch: false });
+    expect(new URL(other.toolUrl).pathname).not.toBe(toolBase());
+    expect(new URL(other.toolUrl).origin).toBe(other.toolOrigin);
+  });
+
+  const wrongToken = () => toolBase().replace(/\/t\/(.)/, (_all, first: string) => `/t/${first === 'A' ? 'B' : 'A'}`);
+
+  it.each([
+    ['/index.html'],
+    ['/app.js'],
+    ['/module.mjs'],
+    ['/manifest.json'],
+    ['/'],
+    ['/t/'],
+    ['/t/index.html'],
+    ['/index.html?t=1'],
+  ])('answers %s without the base path with a bare 404, with and without Origin: null', async (target) => {
+    for (const headers of WITH_AND_WITHOUT_NULL_ORIGIN) {
+      const response = await onToolOrigin(target, { headers });
+      expect(response.status).toBe(404);
+      expect(response.body).toBe('not found');
+      expect(response.headers.location).toBeUndefined();
+      expect(JSON.stringify(response)).not.toContain(toolBase().slice(3, -1));
+    }
+  });
+
+  it.each([
+    ['a wrong token', () => `${wrongToken()}index.html`],
+    ['a wrong token, for the base path itself', () => wrongToken()],
+    ['a token cut short', () => `${toolBase().slice(0, -2)}/index.html`],
+    ['a token with more after it', () => `${toolBase().slice(0, -1)}x/index.html`],
+    ['the token in another letter case', () => `${toolBase().toUpperCase() === toolBase() ? toolBase().toLowerCase() : toolBase().toUpperCase()}index.html`],
+    ['the token percent-encoded', () => `/t/${[...toolBase().slice(3, -1)].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')}/index.html`],
+    ['the token as a later segment', () => `/sub${toolBase()}index.html`],
+    ['an absolute-form target', () => `http://127.0.0.1:${server.toolPort}${toolBase()}index.html`],
+  ])('answers %s with a bare 404, with and without Origin: null', async (_case, target) => {
+    for (const headers of WITH_AND_WITHOUT_NULL_ORIGIN) {
+      const response = await onToolOrigin(target(), { headers });
+      expect(response.status).toBe(404);
+      expect(response.body).toBe('not found');
+      expect(JSON.stringify(response)).not.toContain(toolBase().slice(3, -1));
+    }
+  });
+
+  it('serves the same files under the right base path, to the sandboxed frame too', async () => {
+    const response = await tool('/module.mjs', { headers: { Origin: 'null' } });
+    expect(response.status).toBe(200);
+    expect(response.headers['access-control-allow-origin']).toBe('null');
   });
 });
 
@@ -122,6 +189,10 @@ describe('refusing what is not the tool', () => {
     ['/escape-dir/secret.txt', 404],
     ['/sub', 404],
     ['/sub/', 404],
+    ['/app.js/', 404],
+    ['/index.html/', 404],
+    ['/sub/data.json/', 404],
+    ['/app.js/?x=1', 404],
     ['/missing.js', 404],
   ])('%s → %i', async (requestPath, status) => {
     const response = await tool(requestPath);
@@ -131,14 +202,16 @@ describe('refusing what is not the tool', () => {
   });
 
   it('refuses an absolute-form request target', async () => {
-    const response = await tool(`http://127.0.0.1:${server.toolPort}/../secret.txt`);
-    expect(response.status).toBe(400);
+    const response = await onToolOrigin(`http://127.0.0.1:${server.toolPort}/../secret.txt`);
+    expect(response.status).toBe(404);
   });
 
   it('refuses an absolute path outside the folder given raw on the wire', async () => {
-    const reply = await sendRawBytes(server.toolPort, `GET ${outside}/secret.txt HTTP/1.1\r\nHost: 127.0.0.1:${server.toolPort}\r\nConnection: close\r\n\r\n`);
-    expect(reply).toMatch(/^HTTP\/1\.1 404/);
-    expect(reply).not.toContain('TOP SECRET');
+    for (const target of [`${outside}/secret.txt`, `${toolBase()}${outside.slice(1)}/secret.txt`]) {
+      const reply = await sendRawBytes(server.toolPort, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${server.toolPort}\r\nConnection: close\r\n\r\n`);
+      expect(reply).toMatch(/^HTTP\/1\.1 40[04]/);
+      expect(reply).not.toContain('TOP SECRET');
+    }
   });
 
   it.each(['POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH'])('answers %s with 405', async (method) => {
@@ -157,7 +230,7 @@ describe('refusing what is not the tool', () => {
 
   it('refuses a request with no Host header or an empty one', async () => {
     for (const header of ['', 'Host: \r\n']) {
-      const reply = await sendRawBytes(server.toolPort, `GET /index.html HTTP/1.1\r\n${header}Connection: close\r\n\r\n`);
+      const reply = await sendRawBytes(server.toolPort, `GET ${toolBase()}index.html HTTP/1.1\r\n${header}Connection: close\r\n\r\n`);
       expect(reply).toMatch(/^HTTP\/1\.1 40[03]/);
     }
   });
@@ -170,7 +243,7 @@ describe('refusing what is not the tool', () => {
     const garbage = [
       'NONSENSE\r\n\r\n',
       'GET /index.html HTTP/9.9\r\n\r\n',
-      `GET /index.html HTTP/1.1\r\nHost: 127.0.0.1:${server.toolPort}\r\nContent-Length: -5\r\n\r\n`,
+      `GET ${toolBase()}index.html HTTP/1.1\r\nHost: 127.0.0.1:${server.toolPort}\r\nContent-Length: -5\r\n\r\n`,
       `GET /${'a'.repeat(100_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
       '\u0000\u0001\u0002\r\n\r\n',
     ];
@@ -185,7 +258,13 @@ describe('refusing what is not the tool', () => {
 describe('readRequestPath', () => {
   it('decodes each segment on its own', () => {
     expect(readRequestPath('/a%20b/c.js?x=1')).toEqual({ ok: true, segments: ['a b', 'c.js'] });
-    expect(readRequestPath('/caf%C3%A9/')).toEqual({ ok: true, segments: ['café'] });
+    expect(readRequestPath('/caf%C3%A9')).toEqual({ ok: true, segments: ['café'] });
     expect(readRequestPath('/')).toEqual({ ok: true, segments: [] });
+  });
+
+  it('refuses a path that ends in a slash, as the platform has no folder pages', () => {
+    expect(readRequestPath('/app.js/')).toMatchObject({ ok: false, status: 404 });
+    expect(readRequestPath('/sub/page.html/?x=1')).toMatchObject({ ok: false, status: 404 });
+    expect(readRequestPath('/sub/')).toMatchObject({ ok: false, status: 404 });
   });
 });

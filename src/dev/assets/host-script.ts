@@ -99,7 +99,8 @@ function runHost(encode: (value: unknown) => unknown, draw: (state: unknown, sho
     next.setAttribute('sandbox', 'allow-scripts');
     next.id = 'tool-frame';
     next.title = String(state.tool.toolId);
-    next.src = `${location.protocol}//${location.hostname.includes(':') ? `[${location.hostname}]` : location.hostname}:${state.toolPort}/${entry}`;
+    // The tool origin serves the folder only under the random base path the server made at start.
+    next.src = `${location.protocol}//${location.hostname.includes(':') ? `[${location.hostname}]` : location.hostname}:${state.toolPort}${state.toolBasePath}${entry}`;
     frame = next;
     frameLoads += 1;
     document.body.dataset['frameLoads'] = String(frameLoads);
@@ -271,7 +272,8 @@ function runHost(encode: (value: unknown) => unknown, draw: (state: unknown, sho
   events.addEventListener('open', () => {
     if (opened) {
       // The server restarted. Its tool origin has a new port, which this page's security policy
-      // does not allow to be framed, so the page starts over; otherwise the tool does.
+      // does not allow to be framed, so the page starts over; otherwise the tool does, from the
+      // new base path the state just brought.
       const previousPort = state?.toolPort;
       void refreshState().then(() => {
         if (state && state.toolPort !== previousPort) location.reload();
