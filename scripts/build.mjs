@@ -1,10 +1,12 @@
-// Build: generate the precompiled manifest-schema validator, then compile TypeScript.
-// Precompiling keeps ajv's schema compiler (tens of milliseconds) out of every `validate` run.
-import { readFileSync, writeFileSync, rmSync } from 'node:fs';
+// Build: generate the precompiled manifest-schema validator, compile TypeScript, then bundle the
+// CLI. Precompiling keeps ajv's schema compiler (tens of milliseconds) out of every `validate` run;
+// bundling keeps Node's module loader out of it (see bundleCli below).
+import { mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -30,3 +32,125 @@ rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.json')], {
   stdio: 'inherit',
 });
+await bundleCli();
+
+/*
+ * tsc writes one file per module, and `validate` on an ordinary bundle used to reach about 120 of
+ * them. Node's ES module loader resolves, reads, compiles and links each in turn, which was most
+ * of that command's start-up. So dist/cli/ is replaced by one file per command: main.js (commander
+ * and the command definitions) and, loaded only when that command runs, validate.js, pack.js,
+ * dev.js, init.js and rules.js, each holding everything it needs. The rest of dist/ stays tsc's
+ * output: it is the library (`import ... from 'pipeline-tool'`) with its type declarations.
+ */
+async function bundleCli() {
+  const dist = path.join(root, 'dist');
+  const outdir = path.join(dist, 'cli');
+  // Where each file of the bundled CLI starts, as tsc wrote it. main.js's dynamic imports of the
+  // other starting points become imports of their bundled files.
+  const files = {
+    'main.js': 'cli/main.js',
+    'validate.js': 'cli/commands/validate/run.js',
+    'pack.js': 'cli/commands/pack/run.js',
+    'dev.js': 'cli/commands/dev/run.js',
+    'init.js': 'cli/commands/init/run.js',
+    'rules.js': 'core/rules/index.js',
+  };
+  const bundled = new Map(Object.entries(files).map(([name, from]) => [path.join(dist, from), name]));
+
+  const outputs = [];
+  for (const [name, from] of Object.entries(files)) {
+    const result = await build({
+      entryPoints: [path.join(dist, from)],
+      outfile: path.join(outdir, name),
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      // Packages that a command loads only on some paths stay in node_modules, loaded when needed:
+      // the spinner of an interactive pack, the fixture-file schema of dev, and chalk for
+      // validate, whose output is coloured only on a terminal.
+      external: ['ajv', 'ora', ...(name === 'validate.js' ? ['chalk'] : [])],
+      // commander (and ignore, in pack.js) are CommonJS and require Node's modules; an ES module
+      // has no `require` of its own.
+      banner: { js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
+      plugins: [keepModuleUrls(outdir), name === 'main.js' ? splitAtCommands(bundled) : shareWithMain(dist)],
+      metafile: true,
+      logLevel: 'warning',
+    });
+    const [output] = Object.values(result.metafile.outputs);
+    const carried = Object.entries(output.inputs).filter(([, { bytesInOutput }]) => bytesInOutput > 0).map(([input]) => input);
+    if (name !== 'main.js' && carried.some((input) => input.includes('node_modules/commander/'))) {
+      throw new Error(`dist/cli/${name} would carry a second copy of commander; define options in the command's command.ts, which main.js holds`);
+    }
+    outputs.push(...result.outputFiles);
+  }
+  rmSync(outdir, { recursive: true, force: true });
+  mkdirSync(outdir, { recursive: true });
+  for (const file of outputs) writeFileSync(file.path, file.contents);
+}
+
+/**
+ * Our modules find files next to themselves (templates/, schemas/, package.json,
+ * dist/bridge/types.d.ts) through import.meta.url. Every bundled file lives in dist/cli/, so each
+ * module's own URL is rebuilt from there: the lookups work from the repository and from an
+ * installed package alike.
+ */
+function keepModuleUrls(outdir) {
+  const dist = path.dirname(outdir) + path.sep;
+  return {
+    name: 'keep-module-urls',
+    setup(build) {
+      build.onLoad({ filter: /\.js$/ }, (args) => {
+        if (!args.path.startsWith(dist)) return undefined;
+        const contents = readFileSync(args.path, 'utf8');
+        if (!contents.includes('import.meta.url')) return undefined;
+        const relative = path.relative(outdir, args.path).split(path.sep).join('/');
+        return { contents: contents.replace(/\bimport\.meta\.url\b/g, `new URL(${JSON.stringify(relative)}, import.meta.url).href`), loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
+ * In main.js, a command's implementation is imported when the command runs; that import now names
+ * the command's bundled file. Any other dynamic import there would pull a command into main.js.
+ */
+function splitAtCommands(bundled) {
+  return {
+    name: 'split-at-commands',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, (args) => {
+        if (args.kind !== 'dynamic-import') return undefined;
+        const file = bundled.get(path.resolve(args.resolveDir, args.path));
+        if (!file) throw new Error(`${args.importer} imports ${args.path} on demand, but it is not one of the CLI's bundled files`);
+        return { path: `./${file}`, external: true };
+      });
+    },
+  };
+}
+
+/**
+ * What a command shares with main.js, which is always loaded before it:
+ * - UsageError. main.js reports one as a single line by testing `instanceof`, so a command must
+ *   throw the very class main.js holds, not a copy bundled with the command.
+ * - commander. A module the command uses may also define options (rule-flags.ts does), which only
+ *   main.js calls; commander changes nothing when merely imported, so saying so lets the unused
+ *   import fall away instead of bringing a second commander along.
+ */
+function shareWithMain(dist) {
+  const errors = path.join(dist, 'core', 'errors.js');
+  return {
+    name: 'share-with-main',
+    setup(build) {
+      build.onResolve({ filter: /errors\.js$/ }, (args) =>
+        path.resolve(args.resolveDir, args.path) === errors ? { path: './main.js', external: true } : undefined,
+      );
+      build.onResolve({ filter: /^commander$/ }, async (args) => {
+        if (args.pluginData === 'commander') return undefined;
+        const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'commander' });
+        return { ...resolved, sideEffects: false };
+      });
+    },
+  };
+}

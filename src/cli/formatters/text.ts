@@ -1,10 +1,10 @@
-import { Chalk } from 'chalk';
 import type { Problem, Report } from '../../core/problem.js';
+import { palette } from './palette.js';
 import { summaryLine, visibleProblems, type FormatOptions } from './shared.js';
 
 /** Human-readable output, grouped by file, with one summary line at the end. */
 export function formatText(report: Report, options: FormatOptions): string {
-  const chalk = new Chalk({ level: options.colour ? 1 : 0 });
+  const chalk = palette(options.colour);
   const groups = new Map<string, Problem[]>();
   for (const problem of visibleProblems(report, options)) {
     const key = problem.file ?? '';

@@ -17,45 +17,52 @@ const PLAIN = 1;
 const WHOLE_NAME = 2;
 
 function build() {
-  const next: Array<Map<number, number>> = [new Map()];
+  // Only bytes that occur in a word can move the automaton off its root: for every other byte each
+  // state goes back to the root, row offset 0, which is what a fresh table holds. Filling only the
+  // columns of those few bytes keeps this out of the start-up time of every run.
+  const alphabet = [...new Set(Buffer.from(TRIGGER_WORDS.join(''), 'latin1'))];
+  const children: Array<Record<number, number>> = [{}];
   const output = [0];
   for (const word of TRIGGER_WORDS) {
     let state = 0;
     for (const byte of Buffer.from(word, 'latin1')) {
-      let target = next[state]!.get(byte);
+      let target = children[state]![byte];
       if (target === undefined) {
-        target = next.length;
-        next.push(new Map());
+        target = children.length;
+        children.push({});
         output.push(0);
-        next[state]!.set(byte, target);
+        children[state]![byte] = target;
       }
       state = target;
     }
     output[state] = word === 'write' ? WHOLE_NAME : PLAIN;
   }
-  const count = next.length;
-  const table = new Uint8Array(count * 256);
-  const fail = new Array<number>(count).fill(0);
+  // Breadth first, so that a state's fallback (the longest suffix that is also a prefix) is
+  // complete before the states below it need it.
+  const count = children.length;
+  const next = new Int32Array(count * 256);
+  const fail = new Int32Array(count);
   const queue: number[] = [];
-  for (let c = 0; c < 256; c++) {
-    const target = next[0]!.get(c) ?? 0;
-    table[c] = target;
+  for (const c of alphabet) {
+    const target = children[0]![c] ?? 0;
+    next[c] = target;
     if (target !== 0) queue.push(target);
   }
-  while (queue.length > 0) {
-    const state = queue.shift()!;
+  for (let head = 0; head < queue.length; head++) {
+    const state = queue[head]!;
     if (output[state] === 0) output[state] = output[fail[state]!]!;
-    for (let c = 0; c < 256; c++) {
-      const target = next[state]!.get(c);
-      if (target === undefined) table[state * 256 + c] = table[fail[state]! * 256 + c]!;
+    for (const c of alphabet) {
+      const target = children[state]![c];
+      if (target === undefined) next[state * 256 + c] = next[fail[state]! * 256 + c]!;
       else {
-        fail[target] = table[fail[state]! * 256 + c]!;
-        table[state * 256 + c] = target;
+        fail[target] = next[fail[state]! * 256 + c]!;
+        next[state * 256 + c] = target;
         queue.push(target);
       }
     }
   }
   // Renumber so that every accepting state comes last: one comparison per byte tells a match.
+  // The sort is stable, so the root keeps number 0 and the untouched columns stay right.
   const order = [...Array(count).keys()].sort((a, b) => Number(output[a]! > 0) - Number(output[b]! > 0));
   const renamed = new Array<number>(count);
   order.forEach((state, index) => (renamed[state] = index));
@@ -64,7 +71,7 @@ function build() {
   const kinds = new Uint8Array(count);
   for (let s = 0; s < count; s++) {
     kinds[renamed[s]!] = output[s]!;
-    for (let c = 0; c < 256; c++) states[renamed[s]! * 256 + c] = renamed[table[s * 256 + c]!]! * 256;
+    for (const c of alphabet) states[renamed[s]! * 256 + c] = renamed[next[s * 256 + c]!]! * 256;
   }
   return { states, kinds, firstAccepting: order.findIndex((s) => output[s]! > 0) * 256 };
 }

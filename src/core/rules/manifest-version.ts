@@ -1,12 +1,29 @@
-// The two functions alone: the package's index loads all of semver, a measurable share of start-up.
-import coerce from 'semver/functions/coerce.js';
-import parse from 'semver/functions/parse.js';
+import { createRequire } from 'node:module';
+import type coerceVersion from 'semver/functions/coerce.js';
+import type parseVersion from 'semver/functions/parse.js';
 import { atManifestKey, manifestString } from '../manifest/read-manifest.js';
 import { defineRule } from './rule.js';
 
+/**
+ * Almost every manifest says MAJOR.MINOR.PATCH, which this settles without semver. Numbers of up
+ * to 15 digits stay below Number.MAX_SAFE_INTEGER, past which semver refuses a version.
+ */
+const PLAIN_VERSION = /^(?:0|[1-9]\d{0,14})\.(?:0|[1-9]\d{0,14})\.(?:0|[1-9]\d{0,14})$/;
+
+// semver builds some forty regular expressions as it loads, a measurable share of a `validate`
+// run; it is loaded for the other versions only (two functions, not the package's index).
+const require = createRequire(import.meta.url);
+let semver: { parse: typeof parseVersion; coerce: typeof coerceVersion } | undefined;
+const loadSemver = () =>
+  (semver ??= {
+    parse: require('semver/functions/parse.js') as typeof parseVersion,
+    coerce: require('semver/functions/coerce.js') as typeof coerceVersion,
+  });
+
 /** Strict SemVer 2.0: what semver parses, written exactly as it would print it back. */
 export function isStrictSemver(value: string): boolean {
-  const parsed = parse(value, { loose: false });
+  if (PLAIN_VERSION.test(value)) return true;
+  const parsed = loadSemver().parse(value, { loose: false });
   if (!parsed) return false;
   const canonical = parsed.version + (parsed.build.length > 0 ? `+${parsed.build.join('.')}` : '');
   return canonical === value;
@@ -21,7 +38,7 @@ export default defineRule<{ value: string; suggestion?: string }>({
   check: ({ manifest }) => {
     const value = manifestString(manifest, 'version');
     if (value === undefined || value.trim() === '' || isStrictSemver(value)) return [];
-    const coerced = coerce(value.replace(/^\s*[vV=]\s*/, ''), { includePrerelease: true })?.version;
+    const coerced = loadSemver().coerce(value.replace(/^\s*[vV=]\s*/, ''), { includePrerelease: true })?.version;
     return [atManifestKey(manifest, 'version', { value, ...(coerced && isStrictSemver(coerced) ? { suggestion: coerced } : {}) })];
   },
 });

@@ -21,9 +21,10 @@ export async function runValidate(bundle: string, flags: ValidateFlags, io: CliI
 }
 
 export async function printReport(report: Report, flags: Pick<ValidateFlags, 'format' | 'quiet'>, io: CliIo): Promise<void> {
-  const formatter = await loadFormatter(flags.format);
+  const colour = useColour(io, io.stdoutIsTTY);
+  const formatter = await loadFormatter(flags.format, { colour });
   if (!formatter) throw new UsageError(`unknown format "${flags.format}".`);
-  io.stdout(formatter(report, { colour: useColour(io, io.stdoutIsTTY), quiet: flags.quiet, cwd: io.cwd }));
+  io.stdout(formatter(report, { colour, quiet: flags.quiet, cwd: io.cwd }));
 }
 
 export function exitCodeFor(report: Report, maxWarnings: number | undefined): number {
