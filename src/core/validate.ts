@@ -68,8 +68,12 @@ async function inspect(source: BundleSource, budget: number): Promise<{ context:
     }
     const isManifest = entry === located;
     const keep = isManifest ? collector(MANIFEST_MAX_BYTES + 1) : undefined;
-    // The manifest is read before every other file, so scanners see its final state.
-    const sessions = isManifest || !entry.readable ? [] : beginScans(entry, { manifest, files });
+    // The manifest is read before every other file, so scanners see its final state. A file that
+    // says it is larger than what is left of the budget is not scanned: either it is, and the
+    // bundle fails on its size, or its header lies, and it fails on that; reading 50 MB of a bomb
+    // as code would only make the rejection slow.
+    const overBudget = entry.declaredSize > budget - spent;
+    const sessions = isManifest || !entry.readable || overBudget ? [] : beginScans(entry, { manifest, files });
     let bytes = entry.declaredSize;
     if (source.kind === 'zip' || keep || sessions.length > 0) {
       const limit = Math.max(0, budget - spent);

@@ -79,6 +79,15 @@ describe('data descriptors (streaming writers such as macOS Archive Utility)', (
 });
 
 describe('zip bombs', () => {
+  it('does not read a script past the budget as code: the bundle fails on its size alone', async () => {
+    const bomb = Buffer.concat([Buffer.from('alert("x");\n'), Buffer.alloc(60_000_000, 0x20)]);
+    const report = await validateBundle(writeZip([...goodEntries(), { name: 'bomb.js', data: bomb }]));
+    expect(ids(report)).toEqual(['unpacked-size']);
+    // Within the budget, the same script is read as code.
+    const small = await validateBundle(writeZip([...goodEntries(), { name: 'small.js', data: bomb.subarray(0, 1000) }]));
+    expect(ids(small)).toEqual(['dialog-call']);
+  });
+
   it('stops inflating an honest 200 MB entry once the 50 MB budget is spent', async () => {
     const zip = writeZip([...goodEntries(), { name: 'bomb.js', data: Buffer.alloc(200_000_000) }]);
     const { source, counter } = counting(await openZipSource(zip));
