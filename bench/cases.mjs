@@ -1,4 +1,4 @@
-// The figures of issue 8 as data: what to run on our side, what to run as the yardstick, the goal,
+// The benchmark's figures as data: what to run on our side, what to run as the yardstick, the goal,
 // and what each needs. Adding a figure means adding an entry here; run.mjs does not change.
 import { existsSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
