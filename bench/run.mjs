@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run bench: times pipeline-tool as whole processes against standard tools and checks the
-// performance goals in cases.mjs. Exit 0: every goal met. 1: a goal missed or could not be checked. 2: the
-// benchmark itself could not run (bad flags, inputs could not be generated).
+// performance goals in cases.mjs. Exit 0: every goal met. 1: a goal missed or could not be
+// checked. 2: the benchmark itself could not run (bad flags, inputs could not be generated).
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
