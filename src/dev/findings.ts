@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { openFolderSource } from '../core/bundle/folder-source.js';
-import type { BundleSource } from '../core/bundle/source.js';
 import type { Report } from '../core/problem.js';
 import { validateBundle } from '../core/validate.js';
 
@@ -13,12 +12,11 @@ export type Findings = { ok: true; report: Report } | { ok: false; message: stri
  */
 export async function collectFindings(root: string, stateFolder: string | null): Promise<Findings> {
   try {
-    const source = await openFolderSource(root);
     const relative = stateFolder === null ? null : path.relative(path.resolve(root), path.resolve(stateFolder)).split(path.sep).join('/');
     const hidden = relative !== null && relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? `${relative}/` : null;
-    const filtered: BundleSource =
-      hidden === null ? source : { ...source, entries: source.entries.filter((entry) => !(entry.path === hidden || entry.path.startsWith(hidden))) };
-    return { ok: true, report: await validateBundle(filtered) };
+    // Left out as the folder is walked: neither listed nor read.
+    const source = await openFolderSource(root, hidden === null ? {} : { omit: (entryPath) => entryPath === hidden });
+    return { ok: true, report: await validateBundle(source) };
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }

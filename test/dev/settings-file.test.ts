@@ -95,6 +95,17 @@ describe('settings in the dev server', () => {
     expect((await readState(again))['findings'].report.problems).toEqual([]);
   });
 
+  it('leave a settings folder deeper in the tool folder out of the findings too', async () => {
+    const root = writeTool();
+    const settingsFile = path.join(root, 'lib', '.dev-state', 'settings.json');
+    const server = await startTestServer({ root, watch: false, settingsFile });
+    await callBridge(server, 'settings.set', ['units', 'metric']);
+    await server.close();
+    expect(existsSync(settingsFile)).toBe(true);
+    const again = await startTestServer({ root, watch: false, settingsFile });
+    expect((await readState(again))['findings'].report.problems).toEqual([]);
+  });
+
   it('warn and start empty when the file is corrupt', async () => {
     const root = writeTool();
     const settingsFile = path.join(tempDir(), 'settings.json');
