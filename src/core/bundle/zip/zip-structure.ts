@@ -241,11 +241,10 @@ async function checkLocalHeader(file: RandomAccess, record: ZipRecord, central: 
   }
   const nameLength = header.readUInt16LE(26);
   const extraLength = header.readUInt16LE(28);
-  const name = await file.read(record.localOffset + LOCAL_SIZE, nameLength);
-  const zip64 =
-    header.readUInt32LE(18) === ZIP64_MARK ||
-    header.readUInt32LE(22) === ZIP64_MARK ||
-    hasZip64Extra(await file.read(record.localOffset + LOCAL_SIZE + nameLength, extraLength));
+  // The name and the extra field follow the header: one read for both.
+  const variable = await file.read(record.localOffset + LOCAL_SIZE, nameLength + extraLength);
+  const name = variable.subarray(0, nameLength);
+  const zip64 = header.readUInt32LE(18) === ZIP64_MARK || header.readUInt32LE(22) === ZIP64_MARK || hasZip64Extra(variable.subarray(nameLength));
   const flags = header.readUInt16LE(6);
   const differs: string[] = [];
   if (!name.equals(central.nameBytes)) differs.push('name');
