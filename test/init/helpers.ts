@@ -64,3 +64,17 @@ export async function runCli(args: string[], options: { cwd: string; input?: str
   const code = await run(['node', 'pipeline-tool', ...args], io);
   return { code, stdout, stderr };
 }
+
+/** Every file a new project holds, as sorted relative paths. */
+export const EXPECTED_FILES = [
+  '.github/workflows/validate.yml',
+  '.gitignore',
+  'README.md',
+  'jsconfig.json',
+  'package.json',
+  'pipeline.d.ts',
+  'src/app.js',
+  'src/index.html',
+  'src/manifest.json',
+  'src/styles.css',
+];

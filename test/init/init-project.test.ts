@@ -4,22 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { InitAnswersError, completeAnswers, initProject, type InitAnswers } from '../../src/core/init/index.js';
 import { UsageError } from '../../src/core/errors.js';
 import { validateBundle } from '../../src/core/validate.js';
-import { REPO, TSC, execFileAsync, listFiles, tempDir } from './helpers.js';
+import { EXPECTED_FILES, REPO, TSC, execFileAsync, listFiles, tempDir } from './helpers.js';
 
 const TYPES = ['standalone', 'quoting_extension'] as const;
 
-const EXPECTED_FILES = [
-  '.github/workflows/validate.yml',
-  '.gitignore',
-  'README.md',
-  'jsconfig.json',
-  'package.json',
-  'pipeline.d.ts',
-  'src/app.js',
-  'src/index.html',
-  'src/manifest.json',
-  'src/styles.css',
-];
 
 function answersFor(type: InitAnswers['type']): InitAnswers {
   return completeAnswers({ type, name: `Tom's "Best" <Estimator>`, shortName: "Tom's" }, 'toms');

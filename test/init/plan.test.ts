@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { packageNameFor, planProject, readTemplate, type InitAnswers, type PlannedFile } from '../../src/core/init/index.js';
+import { EXPECTED_FILES } from './helpers.js';
 
 const answers: InitAnswers = {
   type: 'quoting_extension',
@@ -25,20 +26,7 @@ describe('planProject', () => {
   it('renames the files npm and this repository would mangle, and adds pipeline.d.ts', async () => {
     for (const type of ['standalone', 'quoting_extension'] as const) {
       const paths = [...(await plan({ type })).keys()];
-      expect(paths).toEqual(
-        expect.arrayContaining([
-          '.gitignore',
-          '.github/workflows/validate.yml',
-          'README.md',
-          'jsconfig.json',
-          'package.json',
-          'pipeline.d.ts',
-          'src/app.js',
-          'src/index.html',
-          'src/manifest.json',
-          'src/styles.css',
-        ]),
-      );
+      expect(paths).toEqual(expect.arrayContaining(EXPECTED_FILES));
       expect(paths.filter((p) => p.startsWith('_'))).toEqual([]);
     }
   });
