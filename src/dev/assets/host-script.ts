@@ -89,8 +89,19 @@ function runHost(encode: (value: unknown) => unknown, draw: (state: unknown, sho
   // The tool's frame and its messages
   // ------------------------------------------------------------------------------------------
 
+  // The port of the tool origin this page was served for: its security policy allows framing only
+  // that one. A restarted server picks a new port, and then only a fresh page can frame the tool.
+  let framablePort: unknown;
+  // The base path the current frame was loaded from.
+  let framedBase: unknown;
   const createFrame = () => {
     if (!state) return;
+    framablePort ??= state.toolPort;
+    framedBase = state.toolBasePath;
+    if (state.toolPort !== framablePort) {
+      location.reload();
+      return;
+    }
     const holder = byId('frame-holder');
     holder.replaceChildren();
     const entry = String(state.tool.entry).split('/').map(encodeURIComponent).join('/');
@@ -271,14 +282,17 @@ function runHost(encode: (value: unknown) => unknown, draw: (state: unknown, sho
   const events = new EventSource('/__pipeline/events');
   events.addEventListener('open', () => {
     if (opened) {
-      // The server restarted. Its tool origin has a new port, which this page's security policy
-      // does not allow to be framed, so the page starts over; otherwise the tool does, from the
-      // new base path the state just brought.
-      const previousPort = state?.toolPort;
-      void refreshState().then(() => {
-        if (state && state.toolPort !== previousPort) location.reload();
-        else createFrame();
-      });
+      // The server restarted: the tool starts over from the new state (createFrame reloads the
+      // whole page when the tool origin's port changed). A restarted server has a new base path;
+      // until the state shows it, it is asked again for a few seconds.
+      void (async () => {
+        for (let attempt = 0; attempt < 20; attempt++) {
+          await refreshState();
+          if (state?.toolBasePath !== framedBase) break;
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+        createFrame();
+      })();
     }
     opened = true;
   });
