@@ -156,7 +156,7 @@ function withoutSilenced(problems: Problem[], directives: readonly DisableDirect
     else silenced.set(key, new Set([...(current ?? []), ...directive.ruleIds]));
   }
   return problems.filter((problem) => {
-    if (problem.file === undefined || problem.line === undefined) return true;
+    if (problem.file === undefined || problem.line === undefined || lockedRuleIds.has(problem.ruleId)) return true;
     const rules = silenced.get(`${problem.line}:${problem.file}`);
     return !(rules === 'all' || rules?.has(problem.ruleId));
   });
@@ -191,8 +191,19 @@ export function checkRuleSettings(settings: Readonly<Record<string, RuleSetting>
       throw new UsageError(`rule "${id}" can be set to off, warn or error, not "${String(setting)}".`);
     }
   }
+  const relaxed = Object.entries(settings).filter(([id, setting]) => setting !== 'error' && lockedRuleIds.has(id));
+  if (relaxed.length > 0) {
+    const names = relaxed.map(([id]) => `"${id}"`).join(', ');
+    throw new UsageError(
+      `${names} cannot be turned off or down to a warning: ${relaxed.length === 1 ? 'it is a locked rule' : 'they are locked rules'} ` +
+        '(a marketplace limit or the archive\'s integrity), which the platform enforces whatever our settings say. `pipeline-tool rules` marks them.',
+    );
+  }
   return settings;
 }
+
+/** Ids of the rules that no setting or comment may relax. */
+export const lockedRuleIds: ReadonlySet<string> = new Set(registry.filter((rule) => rule.locked).map((rule) => rule.id));
 
 function toProblem(rule: AnyRule, severity: Severity, hit: { file?: string; line?: number; column?: number; data: object }): Problem {
   const problem: Problem = { ruleId: rule.id, severity, message: rule.message(hit.data, hit.file) };

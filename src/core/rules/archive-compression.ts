@@ -5,6 +5,7 @@ const NAMES: Record<number, string> = { 9: 'Deflate64', 12: 'bzip2', 14: 'LZMA',
 export default defineCollectedRule<{ method: number }>({
   id: 'archive-compression',
   severity: 'error',
+  locked: true,
   description: 'An entry uses a compression method other than stored or deflate.',
   message: ({ method }) =>
     `This entry is compressed with method ${method}${NAMES[method] ? ` (${NAMES[method]})` : ''}; only stored and deflate are widely readable. Zip it with the default settings or with \`pipeline-tool pack\`.`,

@@ -3,6 +3,7 @@ import { defineCollectedRule } from './rule.js';
 export default defineCollectedRule<Record<string, never>>({
   id: 'archive-encrypted',
   severity: 'error',
+  locked: true,
   description: 'An entry is encrypted.',
   message: () => 'This entry is encrypted; the marketplace cannot read it. Zip the files without a password.',
 });

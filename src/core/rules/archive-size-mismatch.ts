@@ -4,6 +4,7 @@ import { defineCollectedRule } from './rule.js';
 export default defineCollectedRule<{ declared: number; actual: number; atLeast: boolean }>({
   id: 'archive-size-mismatch',
   severity: 'error',
+  locked: true,
   description: 'An entry inflates to a different size than its header declares.',
   message: ({ declared, actual, atLeast }) =>
     atLeast

@@ -4,6 +4,7 @@ import { defineCollectedRule } from './rule.js';
 export default defineCollectedRule<{ bytes: number }>({
   id: 'archive-trailing-data',
   severity: 'error',
+  locked: true,
   description: 'Data follows the end of the archive.',
   message: ({ bytes }) => `${formatBytes(bytes)} of data follow the end of the archive. Build the bundle again; do not append to it.`,
 });

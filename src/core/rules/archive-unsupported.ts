@@ -9,6 +9,7 @@ const FEATURES: Record<string, string> = {
 export default defineCollectedRule<{ feature: string; version?: string }>({
   id: 'archive-unsupported',
   severity: 'error',
+  locked: true,
   description: 'The archive uses a zip feature bundles must not use (Zip64, multi-part, patch data, entries that need a newer unzip than 4.6).',
   message: ({ feature, version }) =>
     feature === 'version-needed'

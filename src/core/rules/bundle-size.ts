@@ -7,6 +7,7 @@ export const MAX_ARCHIVE_BYTES = 10_000_000;
 export default defineRule<{ size: number; limit: number; largest: { path: string; bytes: number }[] }>({
   id: 'bundle-size',
   severity: 'error',
+  locked: true,
   description: 'The .zip file is larger than 10,000,000 bytes.',
   message: ({ size, limit, largest }) =>
     `The bundle is ${formatBytes(size)}; the marketplace accepts at most ${formatBytes(limit)} (10 MB read as decimal, the stricter reading). ` +

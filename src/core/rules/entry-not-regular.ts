@@ -4,6 +4,7 @@ import { defineRule } from './rule.js';
 export default defineRule<{ kind: string }>({
   id: 'entry-not-regular',
   severity: 'error',
+  locked: true,
   description: 'An entry is a symbolic link or another special file, not a regular file or folder.',
   message: ({ kind }) =>
     kind === 'symlink'

@@ -5,6 +5,7 @@ export const MAX_FILES = 200;
 export default defineRule<{ count: number; limit: number }>({
   id: 'file-count',
   severity: 'error',
+  locked: true,
   description: `The bundle holds more than ${MAX_FILES} files (folders do not count).`,
   message: ({ count, limit }) =>
     `The bundle holds ${count} files; the marketplace accepts at most ${limit}. Combine scripts and styles with a bundler, or remove unused assets.`,

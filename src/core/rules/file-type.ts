@@ -18,6 +18,7 @@ const HINTS: Record<string, string> = {
 export default defineRule<{ extension: string }>({
   id: 'file-type',
   severity: 'error',
+  locked: true,
   description: `A file's type is not accepted (allowed: ${ALLOWED_EXTENSIONS.join(' ')}).`,
   message: ({ extension }) => {
     const what = extension ? `Files of type ${extension} are` : 'Files without an extension are';

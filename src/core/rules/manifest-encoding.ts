@@ -4,6 +4,7 @@ import { defineRule } from './rule.js';
 export default defineRule<Record<string, never>>({
   id: 'manifest-encoding',
   severity: 'error',
+  locked: true,
   description: 'manifest.json is not valid UTF-8.',
   message: () => 'manifest.json is not valid UTF-8. Save it as UTF-8 in your editor.',
   check: ({ manifest }) => (manifest.status === 'not-utf8' ? [{ file: MANIFEST_PATH, data: {} }] : []),

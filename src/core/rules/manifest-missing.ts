@@ -4,6 +4,7 @@ import { defineRule } from './rule.js';
 export default defineRule<{ nested?: string; wrongCase?: string; folder?: boolean }>({
   id: 'manifest-missing',
   severity: 'error',
+  locked: true,
   description: 'There is no manifest.json at the root of the bundle.',
   message: ({ nested, wrongCase, folder }) =>
     nested && folder

@@ -4,6 +4,7 @@ import { defineRule } from './rule.js';
 export default defineRule<{ detail: string }>({
   id: 'manifest-syntax',
   severity: 'error',
+  locked: true,
   description: 'manifest.json is not valid JSON.',
   message: ({ detail }) => `manifest.json is not valid JSON: ${detail}.`,
   check: ({ manifest }) =>

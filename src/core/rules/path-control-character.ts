@@ -4,6 +4,7 @@ import { defineRule } from './rule.js';
 export default defineRule<{ codePoint: string }>({
   id: 'path-control-character',
   severity: 'error',
+  locked: true,
   description: 'A path contains a control character or an invisible character that can disguise it.',
   message: ({ codePoint }) =>
     `The name contains the invisible or control character ${codePoint}, which can hide its real name or extension. Rename the file.`,

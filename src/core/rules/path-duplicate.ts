@@ -15,6 +15,7 @@ const HOW: Record<How, string> = {
 export default defineRule<{ other: string; how: How }>({
   id: 'path-duplicate',
   severity: 'error',
+  locked: true,
   description: 'Two entries would extract to the same path (exactly, by letter case, by Unicode normalisation, or file vs folder).',
   message: ({ other, how }, file) =>
     file?.endsWith('/')

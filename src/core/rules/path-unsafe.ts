@@ -4,6 +4,7 @@ import { defineRule } from './rule.js';
 export default defineRule<{ reason: string }>({
   id: 'path-unsafe',
   severity: 'error',
+  locked: true,
   description: 'A path could escape the bundle folder or is not portable (.., absolute, drive letter, backslash, Windows-reserved).',
   message: ({ reason }) => `Unsafe path: ${reason}. Use relative paths with forward slashes and plain names.`,
   check: ({ source }) =>

@@ -36,6 +36,11 @@ export interface Rule<D extends object = Record<string, unknown>> {
   /** Kebab-case, equal to the rule's file name. Public API: never renamed. */
   readonly id: string;
   readonly severity: Severity;
+  /**
+   * A marketplace limit or a test of the archive's integrity: the platform refuses such a bundle
+   * whatever our settings say, so no flag, config file or comment may turn it off or down.
+   */
+  readonly locked?: boolean;
   /** One line for the docs table and `--help`. */
   readonly description: string;
   /** The wording of one finding, made from its data. */

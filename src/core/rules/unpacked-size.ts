@@ -7,6 +7,7 @@ export const MAX_UNPACKED_BYTES = 50_000_000;
 export default defineRule<{ size: number; limit: number; complete: boolean; unread: number; largest: { path: string; bytes: number }[] }>({
   id: 'unpacked-size',
   severity: 'error',
+  locked: true,
   description: 'The files inflate to more than 50,000,000 bytes (counted while inflating, never from headers).',
   message: ({ size, limit, complete, unread, largest }) =>
     (complete
