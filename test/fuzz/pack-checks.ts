@@ -34,6 +34,8 @@ export interface WriteOrder {
   times?: number[];
   /** File modes, per file. */
   modes?: number[];
+  /** The Unicode normal form each file's path is written in, per file (macOS hands out NFD). */
+  forms?: ('NFC' | 'NFD')[];
 }
 
 /** Creates the folder on disk, in the given order, with the given times and modes. */
@@ -43,7 +45,8 @@ export function writeFolderSpec(spec: FolderSpec, how: WriteOrder = {}): string 
   for (const d of spec.emptyDirs) mkdirSync(path.join(dir, ...d.split('/')), { recursive: true });
   for (const i of indices) {
     const file = spec.files[i]!;
-    const target = path.join(dir, ...file.path.split('/'));
+    const form = how.forms?.[i];
+    const target = path.join(dir, ...(form ? file.path.normalize(form) : file.path).split('/'));
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, bodyBytes(file.body));
     const mode = how.modes?.[i];
@@ -189,7 +192,10 @@ export interface DeterminismCase {
 
 /**
  * Property 4, deterministic. The same folder written twice, the second time in another order of
- * creation and with other modification times and modes, packs to identical bytes.
+ * creation, with other modification times and modes, and with each name in either Unicode normal
+ * form, packs to identical bytes. Names such as `é.js` beside `f.js` sort differently in the two
+ * forms (NFD's `e\u0301` comes before `f`, NFC's `é` after it), so a pack that kept the folder's
+ * listing order instead of sorting the normalised names would fail here.
  */
 export async function checkDeterministic(input: DeterminismCase): Promise<void> {
   const first = writeFolderSpec(input.folder);

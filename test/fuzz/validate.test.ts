@@ -37,7 +37,7 @@ describe('validate never breaks', () => {
 
   // Not part of the guarantee itself, but it keeps the others honest: mutations start from bundles
   // that really are clean, so any problem validate reports was caused by the mutation.
-  fuzzProperty('validate/clean-base', fc.record({ base: validBaseZip, mutations: fc.constant<Mutation[]>([]) }), checkCleanBase, { ciRuns: 60, campaignShare: 0.1 });
+  fuzzProperty('validate/clean-base', fc.record({ base: validBaseZip, mutations: fc.constant<Mutation[]>([]) }), checkCleanBase, { ciRuns: 100, campaignShare: 0.1 });
 
   // A gate is only as good as its agreement with the reader on the other side.
   fuzzProperty('validate/accepted-means-readable', zipCase, checkAcceptedMeansReadable, { ciRuns: 100, campaignShare: 0.5 });
