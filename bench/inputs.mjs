@@ -1,7 +1,11 @@
-// The three benchmark inputs, generated from a fixed seed into bench/.work/inputs and reused while
+// The benchmark inputs, generated from a fixed seed into bench/.work/inputs and reused while
 // GENERATOR_VERSION and the seed are unchanged:
 //   typical/ + typical.zip   a tool of 25 files, about 300 KB
-//   max/ + max.zip           200 files, about 49,000,000 bytes, zipping to about 9.5 MB
+//   max/ + max.zip           200 files, about 49,000,000 bytes, zipping to about 9.5 MB; a third
+//                            of it images, the rest minified JavaScript, CSS, SVG and JSON
+//   maxjs/ + maxjs.zip       200 files, about 49,000,000 bytes, nearly all JavaScript (15%
+//                            minified vendor code, the rest documented library code), as real
+//                            tools are; zipping to about 9.5 MB
 //   bomb.zip                 one entry that inflates to 200,000,000 zero bytes
 // The folders are zipped with Info-ZIP `zip -X -6`, not with our own `pack`, so that a bug in
 // `pack` cannot make the inputs of `validate` easier or harder.
@@ -10,7 +14,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, st
 import path from 'node:path';
 import { Script } from 'node:vm';
 import { createRandom } from './random.mjs';
-import { generateMinifiedJs } from './minified-js.mjs';
+import { generateDocumentedJs, generateMinifiedJs } from './minified-js.mjs';
 import {
   generateCss, generateDiagramPng, generateIndexHtml, generateJson, generateManifest,
   generatePhotoPng, generateSvg,
@@ -18,7 +22,7 @@ import {
 import { writeZeroBomb } from './zip-writer.mjs';
 
 /** Bump whenever a change to the generators changes the bytes they write; stale inputs are remade. */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 export const DEFAULT_SEED = 0x5eed2024;
 
 export const LIMITS = { zipBytes: 10_000_000, rawBytes: 50_000_000, files: 200 };
@@ -122,6 +126,36 @@ function maxLayout() {
   return files;
 }
 
+/**
+ * Nearly all JavaScript: 10 minified vendor files (15% of the bytes) and 185 documented
+ * library files of uneven size, with the manifest, the entry page and three stylesheets.
+ */
+function maxJsLayout() {
+  const pad = (n) => String(n).padStart(3, '0');
+  const cssPaths = ['css/base.css', 'css/layout.css', 'css/print.css'];
+  const vendorPaths = Array.from({ length: 10 }, (_, i) => `vendor/lib-${pad(i)}.min.js`);
+  const libPaths = Array.from({ length: LIMITS.files - 2 - cssPaths.length - vendorPaths.length }, (_, i) => `js/module-${pad(i)}.js`);
+  const cssBytes = 40_000;
+  const jsBytes = MAX_RAW_TARGET - 20_000 - cssPaths.length * cssBytes;
+  const vendorShare = 0.15;
+  const libWeights = libPaths.map((_, i) => 0.5 + ((i * 53) % 19) / 12);
+  const libWeightSum = libWeights.reduce((a, b) => a + b, 0);
+  const files = [
+    { path: 'manifest.json', make: () => generateManifest('Bench Script Tool', 'Bench Script') },
+    { path: 'index.html', make: () => generateIndexHtml('Bench Script Tool', { styles: cssPaths, scripts: [...vendorPaths, ...libPaths.slice(0, 8)], images: [] }) },
+  ];
+  cssPaths.forEach((p) => files.push({ path: p, make: (r) => generateCss(r, cssBytes) }));
+  vendorPaths.forEach((p) => {
+    const bytes = Math.round((jsBytes * vendorShare) / vendorPaths.length);
+    files.push({ path: p, make: (r) => generateMinifiedJs(r, bytes, { banner: path.basename(p, '.min.js') }) });
+  });
+  libPaths.forEach((p, i) => {
+    const bytes = Math.round((jsBytes * (1 - vendorShare) * libWeights[i]) / libWeightSum);
+    files.push({ path: p, make: (r) => generateDocumentedJs(r, bytes, { banner: path.basename(p, '.js') }) });
+  });
+  return files;
+}
+
 // --- writing and zipping -----------------------------------------------------------------------
 
 function writeBundle(dir, layout, random) {
@@ -188,6 +222,8 @@ export async function prepareInputs({ workDir, seed = DEFAULT_SEED, zipAvailable
     typicalZip: path.join(root, 'typical.zip'),
     maxDir: path.join(root, 'max'),
     maxZip: path.join(root, 'max.zip'),
+    maxJsDir: path.join(root, 'maxjs'),
+    maxJsZip: path.join(root, 'maxjs.zip'),
     bombZip: path.join(root, 'bomb.zip'),
   };
 
@@ -200,7 +236,7 @@ export async function prepareInputs({ workDir, seed = DEFAULT_SEED, zipAvailable
       current = false;
     }
   }
-  current &&= [paths.typicalDir, paths.maxDir, paths.bombZip].every((p) => existsSync(p));
+  current &&= [paths.typicalDir, paths.maxDir, paths.maxJsDir, paths.bombZip].every((p) => existsSync(p));
 
   let generated = false;
   if (!current) {
@@ -210,13 +246,14 @@ export async function prepareInputs({ workDir, seed = DEFAULT_SEED, zipAvailable
     const random = createRandom(seed);
     writeBundle(paths.typicalDir, typicalLayout(), random.fork('typical'));
     writeBundle(paths.maxDir, maxLayout(), random.fork('max'));
+    writeBundle(paths.maxJsDir, maxJsLayout(), random.fork('maxjs'));
     await writeZeroBomb(paths.bombZip, 'payload.js', BOMB_BYTES);
     // The stamp goes last: an interrupted run leaves no stamp and is redone next time.
     writeFileSync(stampPath, `${JSON.stringify(stamp)}\n`);
     generated = true;
   }
   if (zipAvailable) {
-    for (const [dir, zipPath] of [[paths.typicalDir, paths.typicalZip], [paths.maxDir, paths.maxZip]]) {
+    for (const [dir, zipPath] of [[paths.typicalDir, paths.typicalZip], [paths.maxDir, paths.maxZip], [paths.maxJsDir, paths.maxJsZip]]) {
       if (!existsSync(zipPath)) {
         log(`zipping ${path.basename(dir)}/ with zip -X -r -6…`);
         zipFolder(dir, zipPath);
@@ -231,19 +268,21 @@ export async function prepareInputs({ workDir, seed = DEFAULT_SEED, zipAvailable
     generated,
     typical: { dir: paths.typicalDir, zip: zipBytes(paths.typicalZip) === null ? null : paths.typicalZip, ...describeFolder(paths.typicalDir), zipBytes: zipBytes(paths.typicalZip) },
     max: { dir: paths.maxDir, zip: zipBytes(paths.maxZip) === null ? null : paths.maxZip, ...describeFolder(paths.maxDir), zipBytes: zipBytes(paths.maxZip) },
+    maxjs: { dir: paths.maxJsDir, zip: zipBytes(paths.maxJsZip) === null ? null : paths.maxJsZip, ...describeFolder(paths.maxJsDir), zipBytes: zipBytes(paths.maxJsZip) },
     bomb: { zip: paths.bombZip, files: 1, rawBytes: BOMB_BYTES, zipBytes: zipBytes(paths.bombZip) },
   };
-  checkMaxIsInsideLimits(inputs.max);
+  checkMaxIsInsideLimits('max', inputs.max);
+  checkMaxIsInsideLimits('maxjs', inputs.maxjs);
   return inputs;
 }
 
-/** `max` is only meaningful if it sits just inside every limit; say so loudly if tuning drifted. */
-function checkMaxIsInsideLimits(max) {
+/** A max bundle is only meaningful if it sits just inside every limit; say so loudly if tuning drifted. */
+function checkMaxIsInsideLimits(name, max) {
   const problems = [];
   if (max.files !== LIMITS.files) problems.push(`${max.files} files, expected exactly ${LIMITS.files}`);
   if (max.rawBytes >= LIMITS.rawBytes) problems.push(`${max.rawBytes} bytes unzipped, limit ${LIMITS.rawBytes}`);
-  if (max.zipBytes !== null && max.zipBytes >= LIMITS.zipBytes) problems.push(`max.zip is ${max.zipBytes} bytes, limit ${LIMITS.zipBytes}`);
+  if (max.zipBytes !== null && max.zipBytes >= LIMITS.zipBytes) problems.push(`${name}.zip is ${max.zipBytes} bytes, limit ${LIMITS.zipBytes}`);
   if (problems.length > 0) {
-    throw new Error(`the generated max bundle is not inside the limits (${problems.join('; ')}); retune bench/inputs.mjs and bump GENERATOR_VERSION`);
+    throw new Error(`the generated ${name} bundle is not inside the limits (${problems.join('; ')}); retune bench/inputs.mjs and bump GENERATOR_VERSION`);
   }
 }

@@ -351,3 +351,41 @@ export function generateMinifiedJs(random, targetBytes, { banner = 'bundle' } = 
   emit(`window.${random.pick(properties)}=${random.pick(topLevel)}}();\n`);
   return out.join('');
 }
+
+// Documentation blocks as library sources carry them: the same few shapes over and over, so they
+// compress far better than the code between them.
+const DOC_BLOCKS = [
+  (n) => `/**\n * ${n}: reads the current state and returns a new value.\n *\n * @param {object} options - how the value is computed\n * @param {number} [options.page=1] - the page to read, from 1\n * @param {number} [options.pageSize=50] - how many rows a page holds\n * @returns {Promise<object>} the rows of that page and their total count\n */\n`,
+  (n) => `/**\n * ${n}: merges the given lines into the open quote.\n *\n * The lines are checked first; when one of them is invalid, nothing is merged\n * and the promise rejects with the reasons.\n *\n * @param {Array<object>} lines - the lines to add\n * @returns {Promise<void>}\n */\n`,
+  (n) => `/**\n * ${n}: formats an amount of money for display in the current culture.\n *\n * @param {number} amount - the amount, in the tenant's currency\n * @param {string} [cultureCode] - a culture code such as en-NZ\n * @returns {string} the formatted amount\n */\n`,
+  (n) => `// ${n}: keep this in step with the settings panel; see the notes above.\n`,
+  (n) => `/**\n * ${n}\n *\n * @deprecated use the newer method instead; kept for tools of earlier versions.\n * @see https://example.invalid/docs/${n}\n */\n`,
+];
+
+/**
+ * JavaScript as an unminified library ships it: the same code as generateMinifiedJs, with a line
+ * break between top-level declarations and documentation comments making up about 45% of the
+ * bytes. It deflates about 5.8x, where minified code gives about 3.7x, which is what lets a
+ * bundle of 49 MB that is nearly all JavaScript stay under the 10 MB zip limit, as real ones do.
+ */
+export function generateDocumentedJs(random, targetBytes, { banner = 'bundle' } = {}) {
+  const code = generateMinifiedJs(random, Math.round(targetBytes * 0.55), { banner });
+  const boundary = /;(?=(?:var|const|class) )/g;
+  const points = (code.match(boundary) ?? []).length || 1;
+  const comments = targetBytes - code.length;
+  let point = 0;
+  let written = 0;
+  let next = 0;
+  return code.replace(boundary, () => {
+    // Comments are shared out so that the file ends close to its target, not past it.
+    const due = (comments * ++point) / points;
+    let text = ';\n\n';
+    for (;;) {
+      const block = DOC_BLOCKS[random.int(DOC_BLOCKS.length)](`member${(next++).toString(36)}`);
+      if (written + block.length > due) break;
+      text += block;
+      written += block.length;
+    }
+    return text;
+  });
+}

@@ -13,6 +13,7 @@ function formatInputs(inputs) {
   return [
     `typical: ${inputs.typical.files} files, ${formatInt(inputs.typical.rawBytes)} B, ${zip(inputs.typical.zipBytes)}`,
     `max: ${inputs.max.files} files, ${formatInt(inputs.max.rawBytes)} B, ${zip(inputs.max.zipBytes)}`,
+    `maxjs: ${inputs.maxjs.files} files, ${formatInt(inputs.maxjs.rawBytes)} B, ${zip(inputs.maxjs.zipBytes)}`,
     `bomb: 1 entry inflating to ${formatInt(inputs.bomb.rawBytes)} B, ${zip(inputs.bomb.zipBytes)}`,
   ];
 }
@@ -33,6 +34,7 @@ function formatHeader(report) {
     `method   median of ${plural(settings.runs, 'run')} (${settings.startupBoundRuns} for typical.zip and --version) after ${plural(settings.warmup, 'warm-up')},`,
     '         the two commands of a pair alternating; ratio = ours / reference;',
     `         peak memory: median of ${plural(settings.memoryRuns, 'run')} under GNU time (max RSS)`,
+    `env      ${settings.removedVariables.length > 0 ? `removed for both sides: ${settings.removedVariables.join(', ')} (they change Node's own start-up)` : 'nothing removed: no variable that changes Node\'s start-up was set'}`,
   ];
 }
 
@@ -65,9 +67,16 @@ function formatSummary(results) {
   const unchecked = count('SKIP') + count('N/A');
   if (count('PASS') === results.length) return `all ${results.length} goals met`;
   const parts = [`${count('PASS')} of ${results.length} goals met`];
-  if (count('FAIL') > 0) parts.push(`${count('FAIL')} missed`);
-  if (unchecked > 0) parts.push(`${unchecked} not checked`);
-  return parts.join(', ');
+  const missed = results.filter((row) => row.status === 'FAIL').map((row) => row.id);
+  if (missed.length > 0) parts.push(`missed: ${missed.join(', ')}`);
+  const blocked = results.filter((row) => row.status === 'SKIP' || row.status === 'N/A').map((row) => row.id);
+  if (unchecked > 0) parts.push(`not checked: ${blocked.join(', ')}`);
+  return parts.join('; ');
+}
+
+/** One line for stderr naming the goals that were missed or could not be checked, or null. */
+export function formatMissed(results) {
+  return results.every((row) => row.status === 'PASS') ? null : `bench: ${formatSummary(results)}`;
 }
 
 export function formatText(report) {

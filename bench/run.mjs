@@ -1,16 +1,17 @@
 #!/usr/bin/env node
 // npm run bench: times pipeline-tool as whole processes against standard tools and checks the
 // performance goals in cases.mjs. Exit 0: every goal met. 1: a goal missed or could not be
-// checked. 2: the benchmark itself could not run (bad flags, inputs could not be generated).
+// checked; the last line on stderr names which. 2: the benchmark itself could not run (bad flags,
+// inputs could not be generated). Variables that change Node's own start-up are removed first.
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { STARTUP_RUNS_FACTOR, defineCases, findBlocker } from './cases.mjs';
-import { describeMachine, findSystemTools, probeCli, summariseOutput } from './environment.mjs';
+import { describeMachine, findSystemTools, probeCli, removeStartupVariables, summariseOutput } from './environment.mjs';
 import { prepareInputs } from './inputs.mjs';
 import { captureOutput, measurePeakMemory, median, timePair } from './measure.mjs';
-import { formatJson, formatMarkdown, formatText } from './report.mjs';
+import { formatJson, formatMarkdown, formatMissed, formatText } from './report.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const workDir = path.join(root, 'bench', '.work');
@@ -24,8 +25,9 @@ Options:
   --warmup <n>    unrecorded warm-up runs per command (default 1)
   --json          print the results as JSON instead of the table
   --markdown      print the table as Markdown (for docs/performance.md)
-  --only <ids>    run only these figures, comma-separated: validate-max, validate-typical,
-                  validate-bomb, pack-max, version, peak-memory
+  --only <ids>    run only these figures, comma-separated: validate-max, validate-maxjs,
+                  validate-typical, validate-bomb, validate-maxdir, pack-max, version,
+                  peak-memory, peak-memory-maxjs
   --regenerate    rebuild the inputs in bench/.work even if they are current
   --cli <path>    measure another build of the binary (default bin/pipeline-tool.js)
   -h, --help      show this help`;
@@ -163,6 +165,9 @@ async function main(argv) {
     return 0;
   }
 
+  // Before anything is spawned, so both sides of every pair, and every probe, run without them.
+  const removedVariables = removeStartupVariables(process.env);
+  if (removedVariables.length > 0) process.stderr.write(`bench: measuring without ${removedVariables.join(', ')}, for both sides (they change Node's own start-up)\n`);
   const machine = describeMachine();
   const tools = findSystemTools();
   for (const tool of Object.values(tools)) {
@@ -197,12 +202,15 @@ async function main(argv) {
       startupBoundRuns: options.runs * STARTUP_RUNS_FACTOR,
       warmup: options.warmup,
       memoryRuns: Math.min(MEMORY_RUNS, options.runs),
+      removedVariables,
     },
     results,
     ok,
   };
   const format = options.json ? formatJson : options.markdown ? formatMarkdown : formatText;
   process.stdout.write(format(report));
+  const missed = formatMissed(results);
+  if (missed) process.stderr.write(`${missed}\n`);
   return ok ? 0 : 1;
 }
 
