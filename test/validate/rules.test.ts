@@ -19,12 +19,13 @@ describe('every rule has a failing and a passing bundle', () => {
 });
 
 describe('the registry', () => {
-  it('ids are kebab-case, unique and equal to their file names', () => {
+  it('ids are kebab-case, unique and equal to their file names', async () => {
     const ids = rules.map((r) => r.id);
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) {
       expect(id).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
-      expect(readFileSync(new URL(`../../src/core/rules/${id}.ts`, import.meta.url), 'utf8')).toContain(`id: '${id}'`);
+      const file = (await import(`../../src/core/rules/${id}.ts`)) as { default: { id: string } };
+      expect(file.default.id).toBe(id);
     }
   });
 
