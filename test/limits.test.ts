@@ -73,6 +73,22 @@ describe('bundle limits at their edges', () => {
       expect(await ruleIdsOf(past())).toContain(rule);
     });
   }
+
+  it('a bundle past the zip limit names its five largest entries, largest first, with their compressed sizes', async () => {
+    const sizes = [900_000, 3_000_000, 100, 2_000_000, 5_000_000, 1_000];
+    const fillers = sizes.map((bytes, i): EntrySpec => ({ name: `img/${i}.png`, method: 0, data: randomBytes(bytes) }));
+    const report = await validateBundle(writeZip([...goodEntries(), ...fillers]));
+    const problem = report.problems.find((p) => p.ruleId === 'bundle-size');
+    expect(problem?.data).toMatchObject({ limit: ZIP_LIMIT });
+    const largest = (problem?.data as { largest: { path: string; bytes: number }[] }).largest;
+    expect(largest).toEqual([
+      { path: 'img/4.png', bytes: 5_000_000 },
+      { path: 'img/1.png', bytes: 3_000_000 },
+      { path: 'img/3.png', bytes: 2_000_000 },
+      { path: 'img/0.png', bytes: 900_000 },
+      { path: 'img/5.png', bytes: 1_000 },
+    ]);
+  });
 });
 
 /** Resolves to 'ok', or to the error's detail codes by path. */
