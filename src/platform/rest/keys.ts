@@ -53,7 +53,7 @@ export function resolveApiKeys(keys: readonly FixtureApiKey[]): ApiKey[] {
 }
 
 /** The key to offer an integrator first: the first one that may call every endpoint, else the first. */
-export function readyApiKey(keys: readonly FixtureApiKey[]): string | null {
-  const full = keys.find((key) => key.scopes === undefined || API_ENDPOINTS.every((endpoint) => key.scopes!.includes(endpoint)));
+export function readyApiKey(keys: readonly ApiKey[]): string | null {
+  const full = keys.find((key) => API_ENDPOINTS.every((endpoint) => key.scopes.has(endpoint)));
   return (full ?? keys[0])?.key ?? null;
 }

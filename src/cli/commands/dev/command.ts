@@ -24,9 +24,12 @@ export function registerDev(program: Command, context: CommandContext): void {
 Examples:
   $ pipeline-tool dev
   $ pipeline-tool dev dist --port 4810 --fixtures fixtures.json --sdk 2.3.0
+  $ curl -H "Authorization: Bearer <the API key dev prints>" http://127.0.0.1:4800/api/v1/customers
 
 Open the printed address in a browser. Settings the tool stores are kept in
-.pipeline-tool/settings.json in the folder you run the command from. Stop with Ctrl-C.`,
+.pipeline-tool/settings.json in the folder you run the command from. The same
+address serves the platform's REST API v1 under /api/v1 over the same data; the
+built-in data's API key is printed at start. Stop with Ctrl-C.`,
     )
     .action(async (dir: string, flags: DevFlags) => {
       const { runDev } = await import('./run.js');
