@@ -208,4 +208,13 @@ describe('handling a request', () => {
     expect([read.status, read.changed]).toEqual([200, false]);
     expect(read.body).toEqual(created.body);
   });
+
+  it('turns a fault of the emulator into a 500 SERVER_ERROR that keeps the rate-limit headers and carries the fault', async () => {
+    const api = harness();
+    const fault = new Error('store broke');
+    api.services.run = () => Promise.reject(fault);
+    const response = await api.request('GET', '/api/v1/customers');
+    expect([response.status, codeOf(response), response.headers['X-RateLimit-Limit']]).toEqual([500, 'SERVER_ERROR', '60']);
+    expect(response.fault).toBe(fault);
+  });
 });

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { apiErrorBody } from '../../platform/index.js';
 import { readBody, sendJson } from '../http-utils.js';
 import type { DevSession } from '../session.js';
 import { handleApiRequest, MAX_API_BODY_BYTES } from './handle-request.js';
@@ -32,10 +31,11 @@ export async function handleApiHttp(request: IncomingMessage, response: ServerRe
       readBody: () => readBody(request, MAX_API_BODY_BYTES),
     },
     { keys: () => context.session.apiKeys(), limiter: context.limiter, run: (operation) => context.session.api(operation) },
-  ).catch((error: unknown) => {
-    context.log('error', `internal error while answering REST ${shown}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    return { status: 500, headers: {}, body: apiErrorBody('SERVER_ERROR', 'internal error in pipeline-tool dev; see its terminal'), warnings: [], changed: false };
-  });
+  );
+  if (answer.fault !== undefined) {
+    const { fault } = answer;
+    context.log('error', `internal error while answering REST ${shown}: ${fault instanceof Error ? (fault.stack ?? fault.message) : String(fault)}`);
+  }
   sendJson(response, answer.status, answer.body, answer.headers);
   const warnings = answer.warnings.map((warning) => `\n    warning ${warning.code}: ${warning.path ?? ''} ${warning.message}`).join('');
   context.log(answer.status >= 500 ? 'error' : 'info', `REST ${shown} ${answer.status}${warnings}`);

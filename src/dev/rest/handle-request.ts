@@ -43,6 +43,8 @@ export interface ApiResponse {
   warnings: BridgeWarning[];
   /** True when the request changed the tenant's data: a quote was created. */
   changed: boolean;
+  /** The emulator's own fault behind a 500, for the terminal. */
+  fault?: unknown;
 }
 
 export interface ApiServices {
@@ -185,7 +187,7 @@ async function answer(endpoint: ApiEndpoint, route: Route, request: ApiRequest, 
   }
 }
 
-/** Answers one REST API request. Rejects only on a fault of the emulator itself. */
+/** Answers one REST API request; a fault of the emulator itself becomes a 500 that carries it. */
 export async function handleApiRequest(request: ApiRequest, services: ApiServices): Promise<ApiResponse> {
   const bearer = readBearerKey(request.authorization);
   // RFC 6750 §3: a 401 names the scheme the client should use.
@@ -211,5 +213,9 @@ export async function handleApiRequest(request: ApiRequest, services: ApiService
     return fail('METHOD_NOT_ALLOWED', `use ${allowed.join(', ')} here`, { ...headers, Allow: allowed.join(', ') });
   }
   if (!apiKey.scopes.has(endpoint)) return fail('FORBIDDEN', `this API key's scopes do not include "${endpoint}"`, headers);
-  return answer(endpoint, route, request, new URLSearchParams(search), headers, services);
+  try {
+    return await answer(endpoint, route, request, new URLSearchParams(search), headers, services);
+  } catch (error) {
+    return { ...fail('SERVER_ERROR', 'internal error in pipeline-tool dev; see its terminal', headers), fault: error };
+  }
 }
