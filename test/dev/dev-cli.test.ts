@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_API_KEY } from '../../src/platform/index.js';
 import { tempDir } from '../helpers/bundles.js';
 import { BIN, runCli, STACK_TRACE } from '../helpers/cli.js';
 import { canConnect, reachableOwnAddresses, writeTool } from './helpers.js';
@@ -23,7 +24,7 @@ describe('pipeline-tool dev (the binary)', () => {
   it('shows how to call the REST API in its help', () => {
     const result = runCli(['dev', '--help']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('curl -H "Authorization: Bearer <the API key dev prints>" http://127.0.0.1:4800/api/v1/customers');
+    expect(result.stdout).toContain(`curl -H "Authorization: Bearer ${DEFAULT_API_KEY}" http://127.0.0.1:4800/api/v1/customers`);
   });
 
 
