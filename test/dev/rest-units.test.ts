@@ -142,8 +142,9 @@ describe('handling a request', () => {
     expect([notFound.status, codeOf(notFound), notFound.headers['X-RateLimit-Remaining']]).toEqual([404, 'NOT_FOUND', '9']);
     const wrongMethod = await api.request('POST', '/api/v1/customers', { key: 'customers-only' });
     expect([wrongMethod.status, codeOf(wrongMethod), wrongMethod.headers['Allow']]).toEqual([405, 'METHOD_NOT_ALLOWED', 'GET, HEAD']);
+    expect((await api.request('constructor', '/api/v1/customers', { key: 'customers-only' })).status).toBe(405);
     const outOfScope = await api.request('GET', '/api/v1/products', { key: 'customers-only' });
-    expect([outOfScope.status, codeOf(outOfScope), outOfScope.headers['X-RateLimit-Remaining']]).toEqual([403, 'FORBIDDEN', '7']);
+    expect([outOfScope.status, codeOf(outOfScope), outOfScope.headers['X-RateLimit-Remaining']]).toEqual([403, 'FORBIDDEN', '6']);
     const allowed = await api.request('HEAD', '/api/v1/customers?page=2&pageSize=3', { key: 'customers-only' });
     expect(allowed.status).toBe(200);
     expect(allowed.body).toMatchObject({ page: 2, pageSize: 3, totalCount: 8 });
@@ -189,6 +190,8 @@ describe('handling a request', () => {
       const response = await api.request('POST', '/api/v1/quotes', { body, contentType: 'Application/JSON; charset=utf-8' });
       expect([response.status, codeOf(response)], body).toEqual([400, 'INVALID_JSON']);
     }
+    const latin1 = await api.request('POST', '/api/v1/quotes', { readBody: () => Promise.resolve(new Uint8Array([0x7b, 0x22, 0xe9, 0x22, 0x3a, 0x31, 0x7d])) });
+    expect([latin1.status, codeOf(latin1)]).toEqual([400, 'INVALID_JSON']);
     // Valid JSON that is no quote is the model's to refuse; a leading byte order mark is dropped, as RFC 8259 allows.
     for (const body of ['[]', '\uFEFF{}']) {
       const response = await api.request('POST', '/api/v1/quotes', { body });

@@ -147,7 +147,8 @@ async function readQuoteBody(request: ApiRequest, headers: Record<string, string
     return fail('INVALID_JSON', error.message, headers);
   }
   try {
-    return { body: JSON.parse(new TextDecoder().decode(bytes)) as unknown };
+    // JSON is UTF-8 (RFC 8259 §8.1): bytes that are not are refused, not replaced. A BOM is dropped.
+    return { body: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown };
   } catch (error) {
     return fail('INVALID_JSON', `the body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`, headers);
   }
@@ -207,7 +208,8 @@ export async function handleApiRequest(request: ApiRequest, services: ApiService
   const route = matchRoute(path.split('#', 1)[0]!);
   if (route === undefined) return fail('NOT_FOUND', `no endpoint has the path ${JSON.stringify(path.slice(0, 200))}; the API's endpoints are under ${API_BASE_PATH}`, headers);
   const method = request.method === 'HEAD' ? 'GET' : request.method;
-  const endpoint = route.endpoints[method as Method];
+  // Own keys only: a method named like an Object property must not find one.
+  const endpoint = Object.hasOwn(route.endpoints, method) ? route.endpoints[method as Method] : undefined;
   if (endpoint === undefined) {
     const allowed = Object.keys(route.endpoints).flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
     return fail('METHOD_NOT_ALLOWED', `use ${allowed.join(', ')} here`, { ...headers, Allow: allowed.join(', ') });
