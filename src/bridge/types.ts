@@ -409,7 +409,9 @@ export type BridgeProblemCode =
   /** A `linkedItemId` (or legacy `productId`) points to an inactive row. */
   | 'LINKED_ITEM_INACTIVE'
   /** A declared section has an empty or blank name. */
-  | 'BLANK_SECTION_NAME';
+  | 'BLANK_SECTION_NAME'
+  /** An id names no row of the tenant: `customerId` or `skuId` of a quote created over the REST API. */
+  | 'UNKNOWN_ID';
 
 /** One thing wrong with the arguments of a rejected call. */
 export interface BridgeProblem {

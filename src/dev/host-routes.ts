@@ -25,6 +25,8 @@ export interface HostRouteContext {
   toolBasePath: string;
   /** A control changed something: tell every open page, and reload the tool when asked. */
   afterChange: (reloadTool: boolean) => void;
+  /** Answers everything under /api/ (the REST API), after the Host check. */
+  api?: (request: IncomingMessage, response: ServerResponse) => Promise<void>;
 }
 
 const MAX_CONTROL_BYTES = 16_000;
@@ -66,6 +68,10 @@ export async function routeHostRequest(request: IncomingMessage, response: Serve
   }
   const path = (request.url ?? '').split(/[?#]/, 1)[0];
   const method = request.method ?? '';
+  if (context.api !== undefined && (path === '/api' || path?.startsWith('/api/'))) {
+    await context.api(request, response);
+    return;
+  }
   const route = ROUTES.get(path ?? '');
   if (route === undefined) {
     sendText(response, 404, 'not found');

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { CURRENT_SDK_VERSION, FixtureError, isSupportedSdkVersion, listSdkMethods, loadFixtureFile, DEFAULT_FIXTURES, type Fixtures } from '../platform/index.js';
+import { API_BASE_PATH, readyApiKey } from '../platform/index.js';
 import { DevServerError } from './errors.js';
 
 export { DevServerError } from './errors.js';
@@ -16,6 +17,8 @@ import { listenOn } from './listen.js';
 import { startLiveReload } from './live-reload.js';
 import { createDevSession, type CallOutcome } from './session.js';
 import { openSettingsFile } from './settings-file.js';
+import { handleApiHttp } from './rest/endpoint.js';
+import { createRateLimiter } from './rest/rate-limit.js';
 import { readToolInfo } from './tool-manifest.js';
 import { routeToolRequest } from './tool-routes.js';
 
@@ -66,6 +69,10 @@ export interface DevServer {
    * such as `http://127.0.0.1:40123/t/Q2x…/`. Anything outside that path gets 404.
    */
   readonly toolUrl: string;
+  /** Base address of the REST API v1 on the host page's listener, such as `http://127.0.0.1:4800/api/v1`. */
+  readonly apiUrl: string;
+  /** An API key of the data set in use that may call every endpoint (else its first key), or null when it has none. */
+  readonly apiKey: string | null;
   /** The addresses the host page's and the tool's listeners are bound to, as the system reports them. */
   readonly listeners: { readonly hostPage: AddressInfo; readonly tool: AddressInfo };
   readonly port: number;
@@ -166,6 +173,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 
   const events = createEventHub();
   const emit = (event: DevEvent) => events.send(event);
+  // Outside the session, so that counts survive a fixture reload, as a platform's would.
+  const apiContext = { session, limiter: createRateLimiter(), onChange: () => emit({ type: 'state' }), log };
   const allowedHosts = allowedHostNames(host);
   // 128 random bits; base64url needs no escaping in a URL.
   const toolToken = randomBytes(16).toString('base64url');
@@ -190,6 +199,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
           emit({ type: 'state' });
           if (reloadTool) emit({ type: 'reload', reason: 'the host settings changed' });
         },
+        api: (request, response) => handleApiHttp(request, response, apiContext),
       }),
     log,
   );
@@ -242,6 +252,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     url: `http://${shownHost}:${hostPort}/`,
     toolOrigin,
     toolUrl: `${toolOrigin}${toolBasePath}`,
+    apiUrl: `http://${shownHost}:${hostPort}${API_BASE_PATH}`,
+    get apiKey() {
+      return readyApiKey(session.apiKeys());
+    },
     listeners: { hostPage: hostServer.address() as AddressInfo, tool: toolServer.address() as AddressInfo },
     port: hostPort,
     toolPort,

@@ -4,6 +4,8 @@ import {
   BridgeModelError,
   createPlatform,
   isSupportedSdkVersion,
+  resolveApiKeys,
+  type ApiKey,
   type BridgeWarning,
   type CreatedQuote,
   type CustomerPreview,
@@ -89,6 +91,13 @@ export interface DevSessionOptions {
 
 export interface DevSession {
   call(method: string, args: unknown[]): Promise<CallOutcome>;
+  /**
+   * Runs a REST API operation on the platform, in turn with bridge calls, so that both see one
+   * tenant's data in one order. Resolves with the operation's value and the model's warnings.
+   */
+  api<T>(operation: (platform: Platform) => T | Promise<T>): Promise<{ value: T; warnings: BridgeWarning[] }>;
+  /** The REST API keys of the data set in use. */
+  apiKeys(): readonly ApiKey[];
   control(request: Record<string, unknown>): Promise<ControlOutcome>;
   snapshot(): DevState;
   /** The page to open and the SDK to give it, without building the quote views. */
@@ -127,6 +136,7 @@ export function createDevSession(options: DevSessionOptions): DevSession {
       onWarning: (warning) => warnings.push(warning),
     });
   let platform = makePlatform();
+  let apiKeys = resolveApiKeys(fixtures.apiKeys);
 
   const runCall = async (method: string, args: unknown[]): Promise<CallOutcome> => {
     warnings = [];
@@ -185,6 +195,21 @@ export function createDevSession(options: DevSessionOptions): DevSession {
       return result;
     },
 
+    api(operation) {
+      const result = queue.then(async () => {
+        warnings = [];
+        const value = await operation(platform);
+        return { value, warnings };
+      });
+      // A failed operation must not stop the calls queued after it.
+      queue = result.catch(() => undefined);
+      return result;
+    },
+
+    apiKeys() {
+      return apiKeys;
+    },
+
     async control(request) {
       switch (request['action']) {
         case 'choose':
@@ -237,6 +262,7 @@ export function createDevSession(options: DevSessionOptions): DevSession {
       fixtures = next;
       fixtureError = null;
       platform = makePlatform();
+      apiKeys = resolveApiKeys(next.apiKeys);
     },
     setFixtureError(message) {
       fixtureError = message;

@@ -150,12 +150,12 @@ export class RecordReader {
   }
 
   /** Warns about fields the method does not know, with the nearest known name when one is close. */
-  warnUnknownFields(known: readonly string[]): void {
+  warnUnknownFields(known: readonly string[], owner = 'the bridge'): void {
     for (const field of Object.keys(this.record)) {
       if (known.includes(field)) continue;
       const nearest = nearestName(field, known);
       const hint = nearest === undefined ? '' : ` (did you mean ${nearest}?)`;
-      this.checks.warn('UNKNOWN_FIELD', this.at(field), `is not a field the bridge knows and is ignored${hint}`);
+      this.checks.warn('UNKNOWN_FIELD', this.at(field), `is not a field ${owner} knows and is ignored${hint}`);
     }
   }
 }

@@ -1,5 +1,5 @@
 import type { BridgeCreateQuoteResult } from '../bridge/types.js';
-import { describeValue, isRecord, readList, RecordReader, type CallChecks } from './arguments.js';
+import { describeValue, isRecord, readList, RecordReader, type CallChecks, type Place } from './arguments.js';
 import {
   centsToNumber,
   computeLineAmounts,
@@ -25,6 +25,8 @@ const REQUEST_FIELDS = ['jobId', 'customerName', 'customerEmail', 'customerPhone
 const LINE_FIELDS = ['description', 'productCode', 'qty', 'unitPrice', 'taxRate', 'supplierRef'] as const;
 
 export interface CreatedQuoteLine {
+  /** The catalogue product a REST line names by `skuId`; null for quotes.create lines, which have no such field. */
+  skuId: string | null;
   description: string | null;
   productCode: string | null;
   qty: number;
@@ -62,6 +64,8 @@ interface LineDraft extends Omit<CreatedQuoteLine, 'nett' | 'tax' | 'total'> {
 }
 
 export interface QuoteRequestDraft {
+  /** The tenant's customer named by id (POST /api/v1/quotes), or null. */
+  customerId: string | null;
   jobId: string | null;
   customerName: string | null;
   customerEmail: string | null;
@@ -77,6 +81,46 @@ export interface CreateQuoteContext {
   tenantId: string;
 }
 
+/** qty, unitPrice and taxRate of a created quote's line, checked against platform-spec §4.2 rule 2. */
+export interface LineNumbers {
+  qty: number;
+  unitPrice: number;
+  taxRate: number;
+}
+
+/**
+ * Reads a line's numbers by the rules of quotes.create, which POST /api/v1/quotes shares.
+ * `taxRateDefault` is used when the line has no taxRate; left out, taxRate is required.
+ */
+export function readLineNumbers(reader: RecordReader, checks: CallChecks, taxRateDefault?: number): LineNumbers | undefined {
+  const qty = reader.requiredNumber('qty', { min: 0, minExclusive: true, max: MAX_CREATE_QTY });
+  const unitPrice = reader.requiredNumber('unitPrice', { min: 0, max: MAX_CREATE_UNIT_PRICE });
+  // A negative rate is no fraction at all; the spec lists no such failure, but no platform could
+  // take it either, so the stricter reading rejects it.
+  const taxRate = taxRateDefault === undefined ? reader.requiredNumber('taxRate', { min: 0 }) : (reader.optionalNumber('taxRate', { min: 0 }) ?? taxRateDefault);
+  if (qty === undefined || unitPrice === undefined || taxRate === undefined || taxRate === null) return undefined;
+  if (taxRate > 1) {
+    const fraction = decimalToNumber(percentToFraction(decimalOf(taxRate)));
+    checks.warn('TAX_RATE_LOOKS_LIKE_PERCENT', reader.at('taxRate'), `is ${taxRate}, which quotes.create takes as a fraction (${taxRate} × 100%); for ${taxRate}% send ${fraction}`);
+  }
+  return { qty, unitPrice, taxRate };
+}
+
+/** A line's nett and tax in cents, as decisions.md computes them (no discount in quotes.create). */
+export function priceLine({ qty, unitPrice, taxRate }: LineNumbers): { nettCents: bigint; taxCents: bigint } {
+  return computeLineAmounts({ unitPrice, qty, discountPercent: 0, taxRate: decimalOf(taxRate) });
+}
+
+/** How many lines a created quote may have (platform-spec §4.2 rule 1). */
+export const CREATE_LINE_LIMITS = { min: 1, max: MAX_CREATE_LINES, maxRule: `a quote takes at most ${MAX_CREATE_LINES}` };
+
+/** Records a problem when the lines' total could not be held exactly. */
+export function checkQuoteTotal(lines: readonly { nettCents: bigint; taxCents: bigint }[], checks: CallChecks, place: Place): void {
+  let total = 0n;
+  for (const line of lines) total += line.nettCents + line.taxCents;
+  if (total > MAX_SAFE_CENTS) checks.problem('OUT_OF_RANGE', place, 'the quote total is too large to be represented exactly');
+}
+
 function readLine(raw: unknown, index: number, checks: CallChecks, context: CreateQuoteContext): LineDraft | undefined {
   if (!isRecord(raw)) {
     checks.problem('INVALID_TYPE', { path: `lines[${index}]`, index, field: null }, `must be a quote line object, got ${describeValue(raw)}`);
@@ -84,34 +128,25 @@ function readLine(raw: unknown, index: number, checks: CallChecks, context: Crea
   }
   const reader = new RecordReader(raw, checks, 'lines', index);
   reader.warnUnknownFields(LINE_FIELDS);
-  const qty = reader.requiredNumber('qty', { min: 0, minExclusive: true, max: MAX_CREATE_QTY });
-  const unitPrice = reader.requiredNumber('unitPrice', { min: 0, max: MAX_CREATE_UNIT_PRICE });
-  // A negative rate is no fraction at all; the spec lists no such failure, but no platform could
-  // take it either, so the stricter reading rejects it.
-  const taxRate = reader.requiredNumber('taxRate', { min: 0 });
+  const numbers = readLineNumbers(reader, checks);
   const description = reader.optionalString('description');
   const productCode = reader.optionalString('productCode');
   const supplierRef = reader.optionalString('supplierRef');
-  if (qty === undefined || unitPrice === undefined || taxRate === undefined) return undefined;
+  if (numbers === undefined) return undefined;
   if (description === undefined || productCode === undefined || supplierRef === undefined) return undefined;
 
-  if (taxRate > 1) {
-    const fraction = decimalToNumber(percentToFraction(decimalOf(taxRate)));
-    checks.warn('TAX_RATE_LOOKS_LIKE_PERCENT', reader.at('taxRate'), `is ${taxRate}, which quotes.create takes as a fraction (${taxRate} × 100%); for ${taxRate}% send ${fraction}`);
-  }
   const supplier = resolveSupplier(context.data, context.tenantId, supplierRef, 'exact');
   if (supplier.fallbackReason !== null) {
     checks.warn('SUPPLIER_NOT_RESOLVED', reader.at('supplierRef'), `${describeValue(supplierRef)} fell back to the Self supplier: ${supplier.fallbackReason}`);
   }
   return {
+    skuId: null,
     description,
     productCode,
-    qty,
-    unitPrice,
-    taxRate,
+    ...numbers,
     supplierRef: supplier.supplier.reference,
     supplierName: supplier.supplier.name,
-    ...computeLineAmounts({ unitPrice, qty, discountPercent: 0, taxRate: decimalOf(taxRate) }),
+    ...priceLine(numbers),
   };
 }
 
@@ -145,11 +180,8 @@ export function readCreateQuoteRequest(raw: unknown, checks: CallChecks, context
     checks.problem('REQUIRED', reader.at('customerEmail'), 'is required when upsertByEmail is true');
   }
 
-  const limits = { min: 1, max: MAX_CREATE_LINES, maxRule: `a quote takes at most ${MAX_CREATE_LINES}` };
-  const lines = readList(reader.raw('lines'), reader.at('lines'), checks, limits, (raw, index) => readLine(raw, index, checks, context)) ?? [];
-  let total = 0n;
-  for (const line of lines) total += line.nettCents + line.taxCents;
-  if (total > MAX_SAFE_CENTS) checks.problem('OUT_OF_RANGE', reader.at('lines'), 'the quote total is too large to be represented exactly');
+  const lines = readList(reader.raw('lines'), reader.at('lines'), checks, CREATE_LINE_LIMITS, (raw, index) => readLine(raw, index, checks, context)) ?? [];
+  checkQuoteTotal(lines, checks, reader.at('lines'));
 
   if (strings.jobId) {
     const job = context.data.jobs.find((j) => j.tenantId === context.tenantId && j.active && sameId(j.id, strings.jobId!));
@@ -158,6 +190,7 @@ export function readCreateQuoteRequest(raw: unknown, checks: CallChecks, context
   if (checks.failed) return undefined;
   const blankToNull = (text: string | null | undefined) => (text === undefined || text === null || text.trim() === '' ? null : text);
   return {
+    customerId: null,
     jobId: blankToNull(strings.jobId),
     customerName: blankToNull(strings.customerName),
     customerEmail: blankToNull(strings.customerEmail),
@@ -196,7 +229,10 @@ export function saveQuote(
   services: SaveQuoteServices,
 ): { result: BridgeCreateQuoteResult; quote: CreatedQuote } {
   let customer: CustomerRow | undefined;
-  if (draft.upsertByEmail && draft.customerEmail !== null) {
+  if (draft.customerId !== null) {
+    const id = draft.customerId;
+    customer = context.data.customers.find((c) => c.tenantId === context.tenantId && sameId(c.id, id));
+  } else if (draft.upsertByEmail && draft.customerEmail !== null) {
     const email = draft.customerEmail.trim().toLowerCase();
     customer = context.data.customers.find((c) => c.tenantId === context.tenantId && c.email.trim().toLowerCase() === email);
     if (customer === undefined) {

@@ -19,6 +19,9 @@ export const DEFAULT_TENANT_ID = guid('e', 1);
 /** A second tenant whose rows must never show up for the default one. */
 export const OTHER_TENANT_ID = guid('e', 2);
 
+/** The REST API key of the built-in data: every endpoint, the default rate limit. */
+export const DEFAULT_API_KEY = 'kck_dev_2f6c1e0b9a7d4e58';
+
 export const DEFAULT_FIXTURES: Fixtures = {
   context: {
     userName: 'Mere Whitaker',
@@ -182,4 +185,5 @@ export const DEFAULT_FIXTURES: Fixtures = {
   ],
   openQuote: { id: guid('9', 1), ref: 'Q-1042', customerName: 'Aroha Tane', title: 'Kitchen renovation' },
   settings: [],
+  apiKeys: [{ key: DEFAULT_API_KEY }],
 };

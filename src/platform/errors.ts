@@ -29,6 +29,7 @@ export const PROBLEM_CODES = {
   LINKED_ITEM_NOT_FOUND: 'linkedItemId (or productId) matches no row of the table its lineType points to.',
   LINKED_ITEM_INACTIVE: 'linkedItemId (or productId) points to an inactive row.',
   BLANK_SECTION_NAME: 'A declared section has an empty or blank name.',
+  UNKNOWN_ID: 'customerId or skuId of a quote created over the REST API names no customer or product of the tenant.',
 } as const satisfies Record<BridgeProblemCode, string>;
 
 /**

@@ -11,6 +11,7 @@ import type {
 } from '../bridge/types.js';
 import { positionFinder, positionOf, scanJson } from '../core/json/scan-json.js';
 import { DEFAULT_FIXTURES } from './default-fixtures.js';
+import type { FixtureApiKey } from './rest/keys.js';
 import { FixtureError, type FixtureProblem } from './errors.js';
 import { settingSlot, type JsonValue } from './settings.js';
 
@@ -79,6 +80,8 @@ export interface Fixtures {
   quotes: FixtureQuote[];
   openQuote: FixtureOpenQuote;
   settings: FixtureSetting[];
+  /** Keys for the REST API; they belong to the data set's tenant. */
+  apiKeys: FixtureApiKey[];
 }
 
 /** What a project's fixture file holds: any part of a data set, and whether it extends or replaces. */
@@ -107,6 +110,13 @@ function mergeById<T extends { id: string }>(base: readonly T[], extra: readonly
   return merged;
 }
 
+/** API keys of `extra` replace those of `base` with the same key string; the others are appended. */
+function mergeByKey(base: readonly FixtureApiKey[], extra: readonly FixtureApiKey[]): FixtureApiKey[] {
+  const merged = new Map(base.map((key) => [key.key, key]));
+  for (const key of extra) merged.set(key.key, key);
+  return [...merged.values()];
+}
+
 /** Where a fixture setting is kept; settings without a tenant belong to `defaultTenant`. */
 export function fixtureSettingSlot(setting: FixtureSetting, defaultTenant: string): string {
   return settingSlot({ tenantId: setting.tenantId ?? defaultTenant, toolId: setting.toolId }, setting.key);
@@ -129,6 +139,7 @@ export function applyFixtureFile(file: FixtureFile, base: Fixtures = DEFAULT_FIX
       quotes: file.quotes ?? [],
       openQuote: { ...BLANK_OPEN_QUOTE, ...file.openQuote },
       settings: file.settings ?? [],
+      apiKeys: file.apiKeys ?? [],
     };
   }
   const context = { ...base.context, ...file.context };
@@ -147,6 +158,7 @@ export function applyFixtureFile(file: FixtureFile, base: Fixtures = DEFAULT_FIX
     quotes: mergeById(base.quotes, file.quotes ?? []),
     openQuote: { ...base.openQuote, ...file.openQuote },
     settings: [...settings.values()],
+    apiKeys: mergeByKey(base.apiKeys, file.apiKeys ?? []),
   };
 }
 
@@ -169,6 +181,14 @@ function findReferenceProblems(file: FixtureFile, merged: Fixtures): Omit<Fixtur
       seen.add(id);
     });
   }
+  const seenKeys = new Set<string>();
+  (file.apiKeys ?? []).forEach((apiKey, index) => {
+    if (seenKeys.has(apiKey.key)) problems.push({ pointer: `/apiKeys/${index}/key`, message: 'this API key is given by an earlier entry of apiKeys' });
+    seenKeys.add(apiKey.key);
+    (apiKey.scopes ?? []).forEach((scope, scopeIndex) => {
+      if ((apiKey.scopes ?? []).indexOf(scope) !== scopeIndex) problems.push({ pointer: `/apiKeys/${index}/scopes/${scopeIndex}`, message: `scope "${scope}" is listed twice` });
+    });
+  });
   const seenSettings = new Set<string>();
   (file.settings ?? []).forEach((setting, index) => {
     const slot = fixtureSettingSlot(setting, merged.context.tenantId);
@@ -221,6 +241,7 @@ const PATTERN_HINTS: Record<string, string> = {
   '#/definitions/guid/pattern': 'must be a GUID, such as 20000000-0000-4000-8000-000000000001',
   '#/definitions/context/properties/cultureCode/pattern': 'must be a culture code of the form xx-XX, such as en-NZ',
   '#/definitions/quote/properties/date/pattern': 'must be an ISO 8601 date and time, such as 2025-06-11T04:45:00.000Z',
+  '#/definitions/apiKey/properties/key/pattern': 'must be 8 to 200 letters, digits and the characters - . _ ~ + / = (it travels in an Authorization header)',
 };
 
 function describeSchemaError(error: SchemaError): Omit<FixtureProblem, 'line' | 'column'> {

@@ -1,7 +1,7 @@
 import type { BridgeContextDto, BridgeToolType, PipelineSdk } from '../bridge/types.js';
 import { readAddLinesCall, readAddSectionsCall, type AddLinesBatch } from './add-lines.js';
 import { CallChecks, describeValue } from './arguments.js';
-import { nextQuoteNumber, readCreateQuoteRequest, saveQuote, type CreatedQuote } from './create-quote.js';
+import { nextQuoteNumber, readCreateQuoteRequest, saveQuote, type CreatedQuote, type QuoteRequestDraft } from './create-quote.js';
 import { DEFAULT_FIXTURES } from './default-fixtures.js';
 import { BridgeModelError, rejectArguments, type BridgeWarning } from './errors.js';
 import { fixtureSettingSlot, type Fixtures } from './fixtures.js';
@@ -39,7 +39,8 @@ import {
   type BridgeMethodName,
 } from './sdk-versions.js';
 import { copyJson, createMemorySettingsStore, findNonJson, settingSlot, type JsonValue, type SettingsStore } from './settings.js';
-import { createTenantData, type TenantData } from './tenant-data.js';
+import { API_CREATE_QUOTE, fixtureQuoteToApi, readApiQuoteRequest, toApiQuote, type ApiQuote } from './rest/quotes.js';
+import { createTenantData, sameId, type TenantData } from './tenant-data.js';
 
 /*
  * The platform in a box: the host side of every bridge method over fixture data, with no
@@ -95,6 +96,14 @@ export interface Platform {
   createdQuotes(): CreatedQuote[];
   /** Empties the open quote, as if the user discarded their changes. */
   resetOpenQuote(): void;
+  /**
+   * POST /api/v1/quotes of the REST API: checks the body by quotes.create's rules, saves the quote
+   * beside those of quotes.create and returns it. Throws a BridgeModelError INVALID_ARGUMENT
+   * (method `POST /api/v1/quotes`) naming every problem; warnings go to onWarning.
+   */
+  createApiQuote(body: unknown): ApiQuote;
+  /** GET /api/v1/quotes/{id}: the tenant's quote with this id (in any letter case) and its lines, or undefined. */
+  findApiQuote(id: string): ApiQuote | undefined;
 }
 
 const TOOL_TYPES: readonly BridgeToolType[] = ['standalone', 'quoting_extension'];
@@ -145,6 +154,15 @@ export function createPlatform(options: PlatformOptions): Platform {
     openQuote = merged;
   };
 
+  /** Numbers and saves a checked quote; quotes.create and the REST API both end here. */
+  const saveDraft = (draft: QuoteRequestDraft) => {
+    const refs = [openQuote.header.ref, ...own(data.quotes).map((q) => q.ref)];
+    const nextRef = () => `Q-${nextQuoteNumber(refs)}`;
+    const saved = saveQuote(draft, { data, tenantId }, { generateId, now, nextRef });
+    created.push(saved.quote);
+    return saved;
+  };
+
   const readSettingKey = (key: unknown, checks: CallChecks): string | undefined => {
     const place = { path: 'key', index: null, field: null };
     if (key === undefined || key === null || key === '') checks.problem('REQUIRED', place, 'is required: a non-empty string');
@@ -170,11 +188,7 @@ export function createPlatform(options: PlatformOptions): Platform {
     'quotes.create': (args, checks) => {
       const draft = readCreateQuoteRequest(args[0], checks, { data, tenantId });
       if (draft === undefined) throw rejectArguments('INVALID_ARGUMENT', checks.method, checks.problems);
-      const refs = [openQuote.header.ref, ...own(data.quotes).map((q) => q.ref)];
-      const nextRef = () => `Q-${nextQuoteNumber(refs)}`;
-      const { result, quote } = saveQuote(draft, { data, tenantId }, { generateId, now, nextRef });
-      created.push(quote);
-      return result;
+      return saveDraft(draft).result;
     },
     'quotes.addLines': (args, checks) => {
       const sectionsAllowed = hasSince(sdkVersion, ADD_LINES_SECTIONS_SINCE);
@@ -250,6 +264,20 @@ export function createPlatform(options: PlatformOptions): Platform {
     createdQuotes: () => created.map((quote) => structuredClone(quote)),
     resetOpenQuote: () => {
       openQuote = createOpenQuote(fixtures.openQuote);
+    },
+    createApiQuote: (body) => {
+      const checks = new CallChecks(API_CREATE_QUOTE);
+      const draft = readApiQuoteRequest(body, checks, { data, tenantId });
+      if (draft === undefined) throw rejectArguments('INVALID_ARGUMENT', checks.method, checks.problems);
+      const { quote } = saveDraft(draft);
+      for (const warning of checks.warnings) options.onWarning?.(warning);
+      return toApiQuote(quote);
+    },
+    findApiQuote: (id) => {
+      const made = created.find((quote) => sameId(quote.id, id));
+      if (made !== undefined) return toApiQuote(made);
+      const row = own(data.quotes).find((quote) => sameId(quote.id, id));
+      return row === undefined ? undefined : fixtureQuoteToApi(row);
     },
   };
 }

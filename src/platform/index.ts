@@ -31,7 +31,20 @@ export {
   type QuoteTemplateSettings,
   type TaskSequenceStep,
 } from './fixtures.js';
-export { DEFAULT_FIXTURES, DEFAULT_TENANT_ID, OTHER_TENANT_ID } from './default-fixtures.js';
+export { DEFAULT_API_KEY, DEFAULT_FIXTURES, DEFAULT_TENANT_ID, OTHER_TENANT_ID } from './default-fixtures.js';
+export {
+  API_BASE_PATH,
+  API_ENDPOINTS,
+  DEFAULT_API_RATE_LIMIT,
+  readyApiKey,
+  resolveApiKeys,
+  type ApiEndpoint,
+  type ApiKey,
+  type FixtureApiKey,
+  type RateLimit,
+} from './rest/keys.js';
+export { API_ERROR_CODES, apiErrorBody, type ApiErrorBody, type ApiErrorCode, type ApiProblem } from './rest/codes.js';
+export { API_CREATE_QUOTE, type ApiQuote } from './rest/quotes.js';
 export {
   ADD_LINES_SECTIONS_SINCE,
   BRIDGE_METHODS,

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_API_KEY } from '../../src/platform/index.js';
 import { tempDir } from '../helpers/bundles.js';
 import { BIN, runCli, STACK_TRACE } from '../helpers/cli.js';
 import { canConnect, reachableOwnAddresses, writeTool } from './helpers.js';
@@ -20,6 +21,13 @@ const blockers: Server[] = [];
 afterAll(() => blockers.forEach((server) => server.close()));
 
 describe('pipeline-tool dev (the binary)', () => {
+  it('shows how to call the REST API in its help', () => {
+    const result = runCli(['dev', '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`curl -H "Authorization: Bearer ${DEFAULT_API_KEY}" http://127.0.0.1:4800/api/v1/customers`);
+  });
+
+
   it('prints the address, answers on it, and exits 0 on Ctrl-C', async () => {
     const root = writeTool();
     const cwd = tempDir();
@@ -44,6 +52,11 @@ describe('pipeline-tool dev (the binary)', () => {
       const page = await fetch(`http://127.0.0.1:${port}/`);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('pipeline-tool dev');
+      // The REST API's address and a key that works with it, as printed.
+      expect(stdout).toContain(`REST API: http://127.0.0.1:${port}/api/v1`);
+      const key = /API key: +(\S+)/.exec(stdout)?.[1];
+      const customers = await fetch(`http://127.0.0.1:${port}/api/v1/customers`, { headers: { Authorization: `Bearer ${key}` } });
+      expect(customers.status).toBe(200);
     } finally {
       child.kill('SIGINT');
     }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DevServerError } from '../../src/dev/errors.js';
 import { startDevServer } from '../../src/dev/server.js';
+import { DEFAULT_API_KEY, DEFAULT_FIXTURES } from '../../src/platform/index.js';
 import { tempDir } from '../helpers/bundles.js';
 import { callBridge, readState, startTestServer, waitFor, writeTool } from './helpers.js';
 
@@ -25,6 +26,26 @@ describe('a fixture file', () => {
     writeFileSync(fixturesFile, productsWith('FIX-TWO'));
     await waitFor(async () => (await skus(server)).includes('FIX-TWO'), 5_000, 'the edited fixtures');
     expect(await skus(server)).not.toContain('FIX-ONE');
+  });
+
+  it('gives the REST API the keys of the reloaded file, and a replacing file without keys leaves none', async () => {
+    const fixturesFile = path.join(tempDir(), 'fixtures.json');
+    writeFileSync(fixturesFile, JSON.stringify({ apiKeys: [{ key: 'first-key-0001' }] }));
+    const server = await startTestServer({ root: writeTool(), fixturesFile });
+    const status = async (key: string) => (await fetch(`${server.apiUrl}/customers`, { headers: { Authorization: `Bearer ${key}` } })).status;
+    expect(await status('first-key-0001')).toBe(200);
+    expect(server.apiKey).toBe(DEFAULT_API_KEY);
+
+    writeFileSync(fixturesFile, JSON.stringify({ mode: 'replace', context: DEFAULT_FIXTURES.context, apiKeys: [{ key: 'second-key-0002', scopes: ['GET /api/v1/quotes'] }] }));
+    await waitFor(async () => (await status('second-key-0002')) === 403, 5_000, 'the reloaded keys');
+    expect(await status('first-key-0001')).toBe(401);
+    expect(await status(DEFAULT_API_KEY)).toBe(401);
+    // The only key may not call everything, but it is still the one to offer.
+    expect(server.apiKey).toBe('second-key-0002');
+
+    writeFileSync(fixturesFile, JSON.stringify({ mode: 'replace', context: DEFAULT_FIXTURES.context }));
+    await waitFor(async () => (await status('second-key-0002')) === 401, 5_000, 'a file without keys');
+    expect(server.apiKey).toBeNull();
   });
 
   it('that breaks keeps the previous data and reports where the problem is', async () => {

@@ -1,13 +1,17 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  API_ENDPOINTS,
   createPlatform,
+  DEFAULT_API_KEY,
+  DEFAULT_API_RATE_LIMIT,
   DEFAULT_FIXTURES,
   FixtureError,
   loadFixtureFile,
   parseFixtures,
+  resolveApiKeys,
   scanJson,
   type FixtureErrorCode,
 } from '../../src/platform/index.js';
@@ -168,6 +172,65 @@ describe('broken fixture files', () => {
     const error = await fixtureErrorOf(text, 'FIXTURE_INVALID');
     expect(error.problems.map((p) => p.pointer)).toEqual(['/customers/1/id', '/settings/1', '/products/0/taskSequence/1']);
     expect(error.problems.every((p) => p.line !== null)).toBe(true);
+  });
+
+  describe('apiKeys', () => {
+    it('keeps the built-in key and adds or replaces keys by their text in extend mode; replace mode keeps only the file\'s', async () => {
+      const limited = { key: 'reports-key-001', scopes: ['GET /api/v1/quotes', 'GET /api/v1/quotes/{id}'], rateLimit: { requests: 3, windowSeconds: 2 } };
+      const extended = await parseFixtures(JSON.stringify({ apiKeys: [limited, { key: DEFAULT_API_KEY, scopes: [] }] }), 'fixtures.json');
+      expect(extended.apiKeys).toEqual([{ key: DEFAULT_API_KEY, scopes: [] }, limited]);
+      const context = DEFAULT_FIXTURES.context;
+      expect((await parseFixtures(JSON.stringify({ mode: 'replace', context }), 'fixtures.json')).apiKeys).toEqual([]);
+      expect((await parseFixtures(JSON.stringify({ mode: 'replace', context, apiKeys: [limited] }), 'fixtures.json')).apiKeys).toEqual([limited]);
+    });
+
+    it('fills in every endpoint and the default rate limit for what a key leaves out', () => {
+      const [key] = resolveApiKeys([{ key: DEFAULT_API_KEY }]);
+      expect([...key!.scopes]).toEqual([...API_ENDPOINTS]);
+      expect(key!.rateLimit).toEqual({ requests: 60, windowSeconds: 60 });
+      expect(DEFAULT_API_RATE_LIMIT).toEqual({ requests: 60, windowSeconds: 60 });
+    });
+
+    it('names the scopes exactly as the schema allows them', async () => {
+      const schema = JSON.parse(await readFile(path.resolve(import.meta.dirname, '../../schemas/fixtures.schema.json'), 'utf8')) as {
+        definitions: { apiKey: { properties: { scopes: { items: { enum: string[] } } } } };
+      };
+      expect(schema.definitions.apiKey.properties.scopes.items.enum).toEqual([...API_ENDPOINTS]);
+    });
+
+    it('reports a bad key, an unknown scope, a bad rate limit, a key given twice and a scope listed twice, each at its place', async () => {
+      const text = JSON.stringify(
+        {
+          apiKeys: [
+            { key: 'short' },
+            { key: 'has spaces in it' },
+            { key: 'good-key-0001', scopes: ['GET /api/v1/jobs'], rateLimit: { requests: 0, windowSeconds: 1.5 } },
+            { key: 'good-key-0002', rateLimit: { requests: 5 }, scope: [] },
+          ],
+        },
+        null,
+        2,
+      );
+      const error = await fixtureErrorOf(text, 'FIXTURE_INVALID');
+      expect(error.problems.map((p) => p.pointer)).toEqual([
+        '/apiKeys/0/key',
+        '/apiKeys/1/key',
+        '/apiKeys/2/scopes/0',
+        '/apiKeys/2/rateLimit/requests',
+        '/apiKeys/2/rateLimit/windowSeconds',
+        '/apiKeys/3/scope',
+        '/apiKeys/3/rateLimit',
+      ]);
+      expect(error.problems[0]!.message).toContain('Authorization header');
+      expect(error.problems[2]!.message).toContain('"GET /api/v1/customers"');
+      expect(error.problems.every((p) => p.line !== null)).toBe(true);
+
+      const twice = await fixtureErrorOf(
+        JSON.stringify({ apiKeys: [{ key: 'same-key-0001' }, { key: 'same-key-0001', scopes: ['POST /api/v1/quotes', 'POST /api/v1/quotes'] }] }),
+        'FIXTURE_INVALID',
+      );
+      expect(twice.problems.map((p) => p.pointer)).toEqual(['/apiKeys/1/key', '/apiKeys/1/scopes/1']);
+    });
   });
 
   describe('on disk', () => {

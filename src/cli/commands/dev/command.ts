@@ -9,6 +9,12 @@ export interface DevFlags {
   sdk?: string;
 }
 
+/**
+ * DEFAULT_API_KEY of the built-in data, written out: importing it would carry the whole data set
+ * into the CLI's entry bundle. A test keeps the two equal.
+ */
+const BUILT_IN_API_KEY = 'kck_dev_2f6c1e0b9a7d4e58';
+
 export function registerDev(program: Command, context: CommandContext): void {
   program
     .command('dev')
@@ -24,9 +30,13 @@ export function registerDev(program: Command, context: CommandContext): void {
 Examples:
   $ pipeline-tool dev
   $ pipeline-tool dev dist --port 4810 --fixtures fixtures.json --sdk 2.3.0
+  $ curl -H "Authorization: Bearer ${BUILT_IN_API_KEY}" http://127.0.0.1:4800/api/v1/customers
 
 Open the printed address in a browser. Settings the tool stores are kept in
-.pipeline-tool/settings.json in the folder you run the command from. Stop with Ctrl-C.`,
+.pipeline-tool/settings.json in the folder you run the command from. The same
+address serves the platform's REST API v1 under /api/v1 over the same data; the
+API key in use is printed at start (the one above, with the built-in data).
+Stop with Ctrl-C.`,
     )
     .action(async (dir: string, flags: DevFlags) => {
       const { runDev } = await import('./run.js');

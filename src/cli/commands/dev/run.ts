@@ -37,6 +37,10 @@ export async function runDev(dir: string, flags: DevFlags, io: CliIo): Promise<n
       `  Open:     ${server.url}`,
       `  Tool:     ${server.toolOrigin} (a second origin, as on the platform)`,
       `  Settings: ${path.relative(io.cwd, server.settingsFile)}`,
+      `  REST API: ${server.apiUrl}`,
+      server.apiKey === null
+        ? '  API key:  none: the fixture file has no apiKeys, so every request gets 401'
+        : `  API key:  ${server.apiKey}   (try: curl -H "Authorization: Bearer ${server.apiKey}" ${server.apiUrl}/customers)`,
       '  Stop:     Ctrl-C',
       '',
     ].join('\n'),
