@@ -127,7 +127,7 @@ export function drawPanels(current: unknown, show: (value: unknown) => string): 
       holder.append(make('p', 'None yet: quotes.create adds them here.', 'empty'));
       return;
     }
-    holder.append(table(['Ref', 'Customer', 'Lines', 'Total'], created.map((quote) => [quote.ref, quote.customerName, quote.lines?.length ?? '', money(quote.total)])));
+    holder.append(table(['Ref', 'Customer', 'Lines', 'Total'], created.map((quote) => [quote.ref, quote.customerName, quote.lines?.length ?? '', money(quote.totals?.total)])));
   };
 
   const renderFindings = () => {

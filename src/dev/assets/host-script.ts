@@ -185,14 +185,17 @@ function runHost(encode: (value: unknown) => unknown, draw: (state: unknown, sho
     item.dataset['status'] = outcome.ok ? 'ok' : 'error';
     (item.querySelector('.call-ms') as HTMLElement).textContent = `${ms.toFixed(1)} ms`;
     const status = item.querySelector('.call-status') as HTMLElement;
+    const warningCount = Array.isArray(outcome.warnings) ? outcome.warnings.length : 0;
+    item.dataset['warnings'] = String(warningCount);
+    const counted = warningCount === 0 ? '' : warningCount === 1 ? ' with 1 warning' : ` with ${warningCount} warnings`;
     if (outcome.ok) {
-      status.textContent = 'resolved';
+      status.textContent = `resolved${counted}`;
       const block = make('details', null, 'call-result');
       block.append(make('summary', 'result'), make('pre', show(outcome.value)));
       item.append(block);
     } else {
       const error = outcome.error ?? {};
-      status.textContent = `rejected: ${String(error.code)}`;
+      status.textContent = `rejected: ${String(error.code)}${counted}`;
       item.dataset['code'] = String(error.code);
       const block = make('div', null, 'call-error');
       block.append(make('p', String(error.message ?? '')));
@@ -203,7 +206,13 @@ function runHost(encode: (value: unknown) => unknown, draw: (state: unknown, sho
       }
       item.append(block);
     }
-    for (const warning of outcome.warnings ?? []) item.append(make('p', `warning ${warning.code}: ${warning.message}`, 'call-warning'));
+    // Worded as the error's problems are: where, what, and the code.
+    for (const warning of outcome.warnings ?? []) {
+      const line = make('p', `warning ${warning.path ? `${warning.path}: ` : ''}${warning.message} [${warning.code}]`, 'call-warning');
+      line.dataset['code'] = String(warning.code);
+      line.dataset['path'] = String(warning.path ?? '');
+      item.append(line);
+    }
   };
 
   const renderNotices = () => {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Chalk } from 'chalk';
 import type { CallOutcome } from '../../../dev/session.js';
+import { describeWarning } from '../../../platform/index.js';
 import { startDevServer } from '../../../dev/server.js';
 import { EXIT } from '../../exit-codes.js';
 import { useColour, type CliIo } from '../../io.js';
@@ -26,8 +27,10 @@ export async function runDev(dir: string, flags: DevFlags, io: CliIo): Promise<n
     onLog: (level, message) => io.stderr(`${time()} ${colourOf[level](level)} ${message}\n`),
     onCall: (method, outcome: CallOutcome) => {
       const result = outcome.ok ? chalk.green('ok') : chalk.red(outcome.error.code);
-      const warnings = outcome.warnings.map((warning) => `\n    ${chalk.yellow('warning')} ${warning.code}: ${warning.message}`).join('');
-      io.stderr(`${time()} ${method} ${result} ${chalk.dim(`${outcome.ms} ms`)}${warnings}\n`);
+      const count = outcome.warnings.length;
+      const counted = count === 0 ? '' : chalk.yellow(count === 1 ? ', 1 warning' : `, ${count} warnings`);
+      const warnings = outcome.warnings.map((warning) => `\n    ${chalk.yellow('warning')} ${describeWarning(warning)}`).join('');
+      io.stderr(`${time()} ${method} ${result}${counted} ${chalk.dim(`${outcome.ms} ms`)}${warnings}\n`);
     },
   });
 
