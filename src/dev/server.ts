@@ -9,7 +9,7 @@ import { DevServerError } from './errors.js';
 export { DevServerError } from './errors.js';
 import { createEventHub, type DevEvent } from './events.js';
 import { collectFindings } from './findings.js';
-import { allowedHostNames, isLoopbackAddress, isWildcardAddress, urlHostName } from './host-check.js';
+import { allowedHostNames, isLoopbackAddress, isWildcardAddress, networkAddresses, urlHostName } from './host-check.js';
 import { routeHostRequest } from './host-routes.js';
 import { sendText } from './http-utils.js';
 import { listenOn } from './listen.js';
@@ -38,6 +38,11 @@ export interface DevServerOptions {
   root: string;
   /** Port of the host page; 4800 when left out, 0 for any free port. */
   port?: number;
+  /**
+   * What to do when the port is taken: move to the next free one (false), or fail with
+   * PORT_IN_USE (true). Left out, the port moves only when `port` was left out too.
+   */
+  strictPort?: boolean;
   /** Address to listen on; 127.0.0.1 when left out. Anything else exposes the server to the network. */
   host?: string;
   /** Port of the tool's origin; any free port when left out. */
@@ -66,6 +71,11 @@ export interface DevServer {
    * such as `http://127.0.0.1:40123/t/Q2x…/`. Anything outside that path gets 404.
    */
   readonly toolUrl: string;
+  /**
+   * The host page's address as other computers reach it, one per network interface, when the
+   * server listens beyond loopback; empty on loopback.
+   */
+  readonly networkUrls: readonly string[];
   /** The addresses the host page's and the tool's listeners are bound to, as the system reports them. */
   readonly listeners: { readonly hostPage: AddressInfo; readonly tool: AddressInfo };
   readonly port: number;
@@ -222,7 +232,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     await Promise.all(closed);
   };
   try {
-    hostPort = await listenOn(hostServer, port, host);
+    hostPort = await listenOn(hostServer, port, host, !(options.strictPort ?? options.port !== undefined));
+    if (port !== 0 && hostPort !== port) log('info', `port ${port} is in use, so the host page took port ${hostPort}.`);
     toolPort = await listenOn(toolServer, toolPortOption, host);
   } catch (error) {
     await closeServers();
@@ -240,6 +251,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const toolOrigin = `http://${shownHost}:${toolPort}`;
   return {
     url: `http://${shownHost}:${hostPort}/`,
+    networkUrls: networkAddresses(host).map((address) => `http://${urlHostName(address)}:${hostPort}/`),
     toolOrigin,
     toolUrl: `${toolOrigin}${toolBasePath}`,
     listeners: { hostPage: hostServer.address() as AddressInfo, tool: toolServer.address() as AddressInfo },
