@@ -13,10 +13,11 @@ import { allowedHostNames, isLoopbackAddress, isWildcardAddress, networkAddresse
 import { routeHostRequest } from './host-routes.js';
 import { sendText } from './http-utils.js';
 import { listenOn } from './listen.js';
-import { startLiveReload } from './live-reload.js';
+import { reportToolChanges, startLiveReload } from './live-reload.js';
 import { createDevSession, type CallOutcome } from './session.js';
 import { openSettingsFile } from './settings-file.js';
 import { readToolInfo } from './tool-manifest.js';
+import { createMissingFileReporter, describeToolProblem, readToolReport } from './tool-problems.js';
 import { routeToolRequest } from './tool-routes.js';
 
 /*
@@ -164,8 +165,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   }
 
   const stateFolder = path.dirname(settingsFile);
+  const tool = await readToolInfo(realRoot);
+  reportToolChanges(null, tool, log);
   const session = createDevSession({
-    tool: await readToolInfo(realRoot),
+    tool,
     fixtures,
     fixturesFile: fixturesFile ?? null,
     sdkVersion,
@@ -183,6 +186,16 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   let hostPort = port;
   let toolPort = toolPortOption;
 
+  // One for the server's life: it remembers what it reported lately, so that a burst is told once.
+  const reportMissingFile = createMissingFileReporter({
+    realRoot,
+    entry: () => session.current().entry,
+    report: (problem) => {
+      log('error', describeToolProblem(problem));
+      emit({ type: 'tool-problem', problem });
+    },
+  });
+
   const hostServer = createServer();
   const toolServer = createServer();
   const sockets = [trackSockets(hostServer), trackSockets(toolServer)];
@@ -196,6 +209,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         hostPort: () => hostPort,
         toolPort: () => toolPort,
         toolBasePath,
+        toolReport: (body) => {
+          const problem = readToolReport(body, toolToken);
+          if (problem !== undefined) log(problem.kind === 'blocked' ? 'warning' : 'error', describeToolProblem(problem));
+          return problem !== undefined;
+        },
         afterChange: (reloadTool) => {
           emit({ type: 'state' });
           if (reloadTool) emit({ type: 'reload', reason: 'the host settings changed' });
@@ -213,6 +231,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         hostPort: () => hostPort,
         basePath: toolBasePath,
         entry: () => session.current().entry,
+        missing: reportMissingFile,
         sdk: () => {
           const version = session.current().sdkVersion;
           return { version, methods: listSdkMethods(version) };
@@ -240,7 +259,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     throw error;
   }
 
-  const watchers = options.watch === false ? [] : await startLiveReload({ realRoot, fixturesFile, stateFolder, session, emit, log });
+  const watchers = options.watch === false ? [] : await startLiveReload({ realRoot, fixturesFile, stateFolder, session, emit, log, tool });
 
   const wildcard = isWildcardAddress(host);
   if (!isLoopbackAddress(host)) {

@@ -38,6 +38,7 @@ export const HOST_PAGE_HTML = `<!doctype html>
 <div id="notices"></div>
 <main>
   <section id="tool-pane" aria-label="Tool">
+    <div id="tool-problems" role="alert" hidden></div>
     <div id="frame-holder"></div>
   </section>
   <section id="side">

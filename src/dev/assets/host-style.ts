@@ -13,6 +13,12 @@ header h1 { font-size: 14px; margin: 0; }
 .notice.warning { background: #fffaeb; } .notice.error { background: #fef3f2; color: #b42318; } .notice.info { background: #eff8ff; }
 main { display: grid; grid-template-columns: minmax(360px, 1fr) minmax(420px, 1fr); gap: 12px; padding: 12px; }
 #tool-pane { background: #fff; border: 1px solid var(--line); min-height: 70vh; }
+#tool-problems { background: #fef3f2; color: #b42318; border-bottom: 2px solid #f04438; padding: 6px 10px; max-height: 35vh; overflow: auto; }
+#tool-problems[hidden] { display: none; }
+#tool-problems .problems-head { display: flex; justify-content: space-between; align-items: center; gap: 8px; }
+#tool-problems ol { margin: 4px 0 0; padding-left: 20px; }
+#tool-problems li { margin: 2px 0; word-break: break-word; }
+.problem-kind { font-weight: 600; } .problem-place { color: #7a271a; }
 #frame-holder, #tool-frame { width: 100%; height: 100%; min-height: 70vh; border: 0; display: block; }
 #side { min-width: 0; }
 .quote-block, #quote-preview, #created-quotes { overflow-x: auto; }
