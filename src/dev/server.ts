@@ -186,14 +186,12 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   let hostPort = port;
   let toolPort = toolPortOption;
 
-  // One for the server's life: it remembers what it reported lately, so that a burst is told once.
+  // One for the server's life: it remembers what it logged lately, so that a burst is logged once.
   const reportMissingFile = createMissingFileReporter({
     realRoot,
     entry: () => session.current().entry,
-    report: (problem) => {
-      log('error', describeToolProblem(problem));
-      emit({ type: 'tool-problem', problem });
-    },
+    show: (problem) => emit({ type: 'tool-problem', problem }),
+    log: (problem) => log('error', describeToolProblem(problem)),
   });
 
   const hostServer = createServer();

@@ -74,23 +74,30 @@ export async function describeMissingFile(realRoot: string, file: string, entry:
   return `The tool asked for ${file}, which is not in the folder.${hint}`;
 }
 
-/** How long the same missing file is not reported again: a tool polling for it must not flood the log. */
+/** How long the same missing file is not logged again: a tool polling for it must not flood the terminal. */
 const REPEAT_MS = 2_000;
 
-/** Reports each missing file of the tool (at most once every two seconds per path) and gives the 404's text. */
+/**
+ * Tells of each missing file of the tool and gives the 404's text. Every one goes to the page
+ * (whose box empties at each reload, so a reload must show it again); the terminal hears of the
+ * same path at most once every two seconds.
+ */
 export function createMissingFileReporter(options: {
   realRoot: string;
   entry: () => string;
-  report: (problem: ToolProblem) => void;
+  show: (problem: ToolProblem) => void;
+  log: (problem: ToolProblem) => void;
 }): (file: string) => Promise<string> {
-  const lastReported = new Map<string, number>();
+  const lastLogged = new Map<string, number>();
   return async (file) => {
     const message = await describeMissingFile(options.realRoot, file, options.entry());
+    const problem: ToolProblem = { kind: 'missing', message, file, line: null, column: null };
+    options.show(problem);
     const now = Date.now();
-    if ((lastReported.get(file) ?? -Infinity) + REPEAT_MS <= now) {
-      if (lastReported.size > 1000) lastReported.clear();
-      lastReported.set(file, now);
-      options.report({ kind: 'missing', message, file, line: null, column: null });
+    if ((lastLogged.get(file) ?? -Infinity) + REPEAT_MS <= now) {
+      if (lastLogged.size > 1000) lastLogged.clear();
+      lastLogged.set(file, now);
+      options.log(problem);
     }
     return message;
   };

@@ -44,12 +44,14 @@ export const HOST_PAGE_HTML = `<!doctype html>
   <section id="side">
     <details open id="quote-panel">
       <summary>Open quote</summary>
-      <h3>Editor</h3>
-      <div id="quote-editor"></div>
-      <h3>Customer preview</h3>
-      <div id="quote-preview"></div>
-      <h3>Created with quotes.create</h3>
-      <div id="created-quotes"></div>
+      <div class="panel-body">
+        <h3>Editor</h3>
+        <div id="quote-editor"></div>
+        <h3>Customer preview</h3>
+        <div id="quote-preview"></div>
+        <h3>Created with quotes.create</h3>
+        <div id="created-quotes"></div>
+      </div>
     </details>
     <details open id="log-panel">
       <summary>Bridge calls (<span id="call-count">0</span>)</summary>
