@@ -56,10 +56,22 @@ const LABELS: Record<ToolProblemKind, string> = {
   missing: 'file not found (404)',
 };
 
+/**
+ * Text from the tool made safe for a terminal: control characters (escape sequences could recolour
+ * or rewrite the log) become `\u…`, and a line break indents the next line, so that no text of the
+ * tool can pass for a line of the log.
+ */
+function printable(text: string): string {
+  return text
+    .replace(/\r?\n/g, '\n    ')
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** One line for the terminal: `tool: uncaught error at app.js:3:5: TypeError: …`. */
 export function describeToolProblem(problem: ToolProblem): string {
   const place = problem.file === null ? '' : ` at ${problem.file}${problem.line === null ? '' : `:${problem.line}${problem.column === null ? '' : `:${problem.column}`}`}`;
-  return `tool: ${LABELS[problem.kind]}${place}: ${problem.message}`;
+  return printable(`tool: ${LABELS[problem.kind]}${place}: ${problem.message}`);
 }
 
 /** What to say about a missing file: the entry page gets its own words, others a "did you mean". */

@@ -33,6 +33,7 @@ const APP_JS = [
   "console.error('saving failed', { code: 7 });",
   "window.open('https://example.com/popup');",
   "document.getElementById('order').addEventListener('submit', () => { document.body.dataset.submitted = 'yes'; });",
+  "setTimeout(function away() { window.top.location.href = 'https://example.com/away'; }, 0);",
   '',
 ].join('\n');
 
@@ -69,7 +70,7 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
       const frame = await findToolFrame(page, server, 'troubled');
       await frame.click('#send');
       await frame.click('#leave');
-      await expect.poll(async () => (await problems(page)).length, { timeout: 5_000 }).toBeGreaterThanOrEqual(8);
+      await expect.poll(async () => (await problems(page)).length, { timeout: 5_000 }).toBeGreaterThanOrEqual(9);
       const shown = await problems(page);
       const find = (kind: string, text: string) => shown.find(([k, t]) => k === kind && t.includes(text));
       // A syntax error in a classic script is caught, with its place: the reporter runs first.
@@ -81,6 +82,7 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
       expect(find('blocked', 'form submission')?.[1]).toContain("Handle the button's click instead");
       expect(find('blocked', 'target _top')?.[1]).toContain('https://example.com/');
       expect(find('missing', 'img/logo.pngg')?.[1]).toContain('Did you mean img/logo.png?');
+      expect(find('error', 'app.js:6:')?.[1]).toContain('The sandbox keeps the tool from navigating the host page');
       // The box is in the page, above the tool, and says how many.
       expect(await page.locator('#tool-problems').isVisible()).toBe(true);
       expect(await page.locator('#tool-problems .problems-head strong').textContent()).toBe(`${shown.length} problems in the tool`);
@@ -98,7 +100,7 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
       await waitFor(async () => (await page.getAttribute('body', 'data-frame-loads')) !== (await page.getAttribute('body', 'data-frame-loads-before')), 5_000, 'the reload');
       // The same page loads again, so the same problems come back: but only once each.
       await findToolFrame(page, server, 'troubled');
-      await expect.poll(async () => (await problems(page)).length, { timeout: 5_000 }).toBeGreaterThanOrEqual(6);
+      await expect.poll(async () => (await problems(page)).length, { timeout: 5_000 }).toBeGreaterThanOrEqual(7);
       await page.waitForTimeout(300);
       expect((await problems(page)).map(([kind]) => kind).filter((kind) => kind === 'missing')).toHaveLength(1);
       const kinds = (await problems(page)).map(([kind]) => kind);

@@ -116,6 +116,10 @@ describe("the frame's reports", () => {
       line: null,
       column: null,
     });
+    // Nothing from the tool can colour the terminal or pass for a line of its own.
+    expect(describeToolProblem({ kind: 'console', message: 'red \u001b[31mtext\nerror fake line', file: 'a\u0007.js', line: null, column: null })).toBe(
+      'tool: console.error at a\\u0007.js: red \\u001b[31mtext\n    error fake line',
+    );
     expect(describeToolProblem({ kind: 'rejection', message: 'Unhandled promise rejection: Error: no', file: 'app.js', line: 2, column: null })).toBe(
       'tool: unhandled rejection at app.js:2: Unhandled promise rejection: Error: no',
     );
