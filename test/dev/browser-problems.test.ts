@@ -23,6 +23,7 @@ const TROUBLED_PAGE = `<!doctype html>
 <form id="order"><input id="field" name="q"><button id="send">Send</button></form>
 <a id="leave" href="https://example.com/" target="_top">leave</a>
 <img src="img/logo.pngg" alt="">
+<script src="lib/missing.js"></script>
 <script src="app.js"></script>
 </body></html>
 `;
@@ -70,7 +71,7 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
       const frame = await findToolFrame(page, server, 'troubled');
       await frame.click('#send');
       await frame.click('#leave');
-      await expect.poll(async () => (await problems(page)).length, { timeout: 5_000 }).toBeGreaterThanOrEqual(9);
+      await expect.poll(async () => (await problems(page)).length, { timeout: 5_000 }).toBeGreaterThanOrEqual(10);
       const shown = await problems(page);
       const find = (kind: string, text: string) => shown.find(([k, t]) => k === kind && t.includes(text));
       // A syntax error in a classic script is caught, with its place: the reporter runs first.
@@ -82,6 +83,8 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
       expect(find('blocked', 'form submission')?.[1]).toContain("Handle the button's click instead");
       expect(find('blocked', 'target _top')?.[1]).toContain('https://example.com/');
       expect(find('missing', 'img/logo.pngg')?.[1]).toContain('Did you mean img/logo.png?');
+      // Asked for twice by the browser (preload scanner and parser), shown once.
+      expect(shown.filter(([kind, text]) => kind === 'missing' && text.includes('lib/missing.js'))).toHaveLength(1);
       expect(find('error', 'app.js:6:')?.[1]).toContain('The sandbox keeps the tool from navigating the host page');
       // The box is in the page, above the tool, and says how many.
       expect(await page.locator('#tool-problems').isVisible()).toBe(true);
@@ -100,9 +103,9 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
       await waitFor(async () => (await page.getAttribute('body', 'data-frame-loads')) !== (await page.getAttribute('body', 'data-frame-loads-before')), 5_000, 'the reload');
       // The same page loads again, so the same problems come back: but only once each.
       await findToolFrame(page, server, 'troubled');
-      await expect.poll(async () => (await problems(page)).length, { timeout: 5_000 }).toBeGreaterThanOrEqual(7);
+      await expect.poll(async () => (await problems(page)).length, { timeout: 5_000 }).toBeGreaterThanOrEqual(8);
       await page.waitForTimeout(300);
-      expect((await problems(page)).map(([kind]) => kind).filter((kind) => kind === 'missing')).toHaveLength(1);
+      expect((await problems(page)).map(([kind]) => kind).filter((kind) => kind === 'missing')).toHaveLength(2);
       const kinds = (await problems(page)).map(([kind]) => kind);
       expect(kinds.filter((kind) => kind === 'rejection')).toHaveLength(1);
       await page.click('#tool-problems button');

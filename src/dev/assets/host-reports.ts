@@ -36,6 +36,8 @@ export function installToolReports(currentFrame: () => HTMLIFrameElement | null)
   head.append(title, dismiss);
   box.append(head, list);
   let count = 0;
+  // The browser may ask twice for one file (its preload scanner, then the parser), which is one problem.
+  const missingShown = new Set<string>();
 
   const text = (value: unknown, max: number) => (typeof value === 'string' ? value.slice(0, max) : '');
   const number = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : null);
@@ -43,6 +45,11 @@ export function installToolReports(currentFrame: () => HTMLIFrameElement | null)
   const shortFile = (file: string) => file.replace(/^https?:\/\/[^/]+\/t\/[^/]+\//, '');
 
   const show = (problem: Json) => {
+    if (problem.kind === 'missing') {
+      const file = text(problem.file, 500);
+      if (missingShown.has(file)) return;
+      missingShown.add(file);
+    }
     count += 1;
     document.body.dataset['toolProblems'] = String(count);
     title.textContent = count === 1 ? '1 problem in the tool' : `${count} problems in the tool`;
@@ -73,6 +80,7 @@ export function installToolReports(currentFrame: () => HTMLIFrameElement | null)
 
   const clear = () => {
     count = 0;
+    missingShown.clear();
     list.replaceChildren();
     box.hidden = true;
     document.body.dataset['toolProblems'] = '0';
