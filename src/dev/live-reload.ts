@@ -83,4 +83,5 @@ export function reportToolChanges(previous: ToolInfo | null, next: ToolInfo, log
     log('info', 'manifest.json is readable again.');
   }
   if (next.entryMissing !== null && next.entryMissing !== previous?.entryMissing) log('error', next.entryMissing);
+  else if (next.entryMissing === null && previous?.entryMissing) log('info', `the entry page ${next.entry} is there now.`);
 }

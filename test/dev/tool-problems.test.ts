@@ -48,6 +48,18 @@ describe("the tool's missing files", () => {
   });
 });
 
+describe('an entry page that appears while dev runs', () => {
+  it('clears the alert and says so in the terminal', async () => {
+    const root = writeTool({ ...QUOTING_MANIFEST, entry: 'main.html' });
+    const { server, logged } = await startLogged(root, true);
+    expect((await readState(server))['alerts']).toHaveLength(1);
+    writeFileSync(path.join(root, 'main.html'), '<p id="status">main</p>');
+    await waitFor(async () => ((await readState(server))['alerts'] as string[]).length === 0, 5_000, 'the alert to clear');
+    expect(logged).toContainEqual(['info', 'the entry page main.html is there now.']);
+    expect((await toolFile(server, 'main.html')).status).toBe(200);
+  });
+});
+
 describe('a manifest that breaks while dev runs', () => {
   it('keeps the last good manifest, says where the file is broken, and says so in a tool-type refusal', async () => {
     const root = writeTool(QUOTING_MANIFEST);
