@@ -1,16 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { commonHeaders, sendText } from './http-utils.js';
+import type { ToolProblem } from './tool-problems.js';
 
 /*
  * Server-sent events to the host page: `reload` (the tool's files changed), `state` (the quote,
- * settings, findings or fixtures changed) and `notice` (something the author should read).
+ * settings, findings or fixtures changed), `notice` (something the author should read) and
+ * `tool-problem` (the tool asked for a file that is not there).
  * SSE needs nothing beyond node:http and reconnects by itself, which is all live reload needs.
  */
 
 export type DevEvent =
   | { type: 'reload'; reason: string }
   | { type: 'state' }
-  | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string };
+  | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string }
+  | { type: 'tool-problem'; problem: ToolProblem };
 
 /** A page left open in many tabs is fine; thousands of connections are an attack or a bug. */
 const MAX_CLIENTS = 64;

@@ -31,6 +31,26 @@ export function allowedHostNames(bindAddress: string): Set<string> {
   return names;
 }
 
+/**
+ * The addresses other computers may reach a listener bound to `bindAddress` at: every external
+ * interface address of the family for a wildcard (IPv4 for 0.0.0.0, both for ::), the address
+ * itself for any other non-loopback one, nothing on loopback. Link-local IPv6 addresses are left
+ * out, since a URL needs their zone.
+ */
+export function networkAddresses(bindAddress: string): string[] {
+  if (isLoopbackAddress(bindAddress)) return [];
+  if (!isWildcardAddress(bindAddress)) return [bindAddress];
+  const addresses: string[] = [];
+  for (const list of Object.values(networkInterfaces())) {
+    for (const info of list ?? []) {
+      if (info.internal || info.address.toLowerCase().startsWith('fe80:')) continue;
+      if (bindAddress === '0.0.0.0' && info.family !== 'IPv4') continue;
+      addresses.push(info.address);
+    }
+  }
+  return addresses;
+}
+
 /** Splits a Host header into name and port (80 when left out); undefined when it is not plain. */
 export function parseHostHeader(header: string | undefined): { name: string; port: number } | undefined {
   if (header === undefined) return undefined;

@@ -27,6 +27,8 @@ export interface HostRouteContext {
   afterChange: (reloadTool: boolean) => void;
   /** Answers everything under /api/ (the REST API), after the Host check. */
   api?: (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+  /** A report of the tool's frame, passed on by the page; false when the body is no report. */
+  toolReport: (body: Record<string, unknown>) => boolean;
 }
 
 const MAX_CONTROL_BYTES = 16_000;
@@ -127,6 +129,24 @@ const ROUTE_TABLE: Record<string, Route> = {
   '/__pipeline/call': {
     method: 'POST',
     handle: (request, response, context) => handleBridgeCall(request, response, context.session, () => context.events.send({ type: 'state' })),
+  },
+  '/__pipeline/report': {
+    method: 'POST',
+    handle: async (request, response, context) => {
+      let body: Record<string, unknown>;
+      try {
+        body = await readJsonObject(request, MAX_CONTROL_BYTES);
+      } catch (error) {
+        if (!(error instanceof BodyError)) throw error;
+        sendJson(response, error.status, { error: error.message }, error.status === 413 ? { Connection: 'close' } : {});
+        return;
+      }
+      if (!context.toolReport(body)) {
+        sendJson(response, 400, { error: 'a report needs kind (error, rejection, console or blocked) and message; file, line and column are optional' });
+        return;
+      }
+      sendJson(response, 200, { ok: true });
+    },
   },
   '/__pipeline/control': {
     method: 'POST',

@@ -204,7 +204,12 @@ export function sdkScriptTag(sdkPath: string): string {
   return `<script src="${sdkPath}"></script>`;
 }
 
-export function injectSdkScript(page: Buffer, sdkPath: string): Buffer {
+/**
+ * Inserts the SDK's tag, or several tags in the order given (the frame reporter, then the SDK),
+ * at the insert point.
+ */
+export function injectSdkScript(page: Buffer, sdkPath: string | readonly string[]): Buffer {
   const at = findInsertPoint(page.toString('latin1'));
-  return Buffer.concat([page.subarray(0, at), Buffer.from(sdkScriptTag(sdkPath), 'latin1'), page.subarray(at)]);
+  const tags = (typeof sdkPath === 'string' ? [sdkPath] : sdkPath).map(sdkScriptTag).join('');
+  return Buffer.concat([page.subarray(0, at), Buffer.from(tags, 'latin1'), page.subarray(at)]);
 }

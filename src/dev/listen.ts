@@ -2,20 +2,37 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DevServerError } from './errors.js';
 
-/** Starts listening, turning the usual failures into messages that say what to do. */
-export async function listenOn(server: Server, port: number, host: string): Promise<number> {
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen({ port, host, exclusive: true }, () => {
-        server.off('error', reject);
-        resolve();
-      });
+/** How many ports after a busy one are tried when the port may move, as Vite does. */
+export const PORT_TRIES = 20;
+
+function listenOnce(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port, host, exclusive: true }, () => {
+      server.off('error', reject);
+      resolve();
     });
-  } catch (error) {
-    throw await describeListenError(error as NodeJS.ErrnoException, port, host);
+  });
+}
+
+/**
+ * Starts listening, turning the usual failures into messages that say what to do. With
+ * `movable`, a busy port gives way to the next free one (up to {@link PORT_TRIES} further on);
+ * a port the author asked for by name stays put and fails instead.
+ */
+export async function listenOn(server: Server, port: number, host: string, movable = false): Promise<number> {
+  let candidate = port;
+  for (;;) {
+    try {
+      await listenOnce(server, candidate, host);
+      return (server.address() as AddressInfo).port;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const canMove = movable && port !== 0 && code === 'EADDRINUSE' && candidate < Math.min(port + PORT_TRIES, 65535);
+      if (!canMove) throw await describeListenError(error as NodeJS.ErrnoException, candidate, host);
+      candidate += 1;
+    }
   }
-  return (server.address() as AddressInfo).port;
 }
 
 async function describeListenError(error: NodeJS.ErrnoException, port: number, host: string): Promise<Error> {

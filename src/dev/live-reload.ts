@@ -3,7 +3,7 @@ import { loadFixtureFile } from '../platform/index.js';
 import type { DevEvent } from './events.js';
 import { collectFindings } from './findings.js';
 import type { DevSession } from './session.js';
-import { readToolInfo } from './tool-manifest.js';
+import { describeManifestProblem, keepLastGoodManifest, readToolInfo, type ToolInfo } from './tool-manifest.js';
 import { isIgnoredToolPath, watchFile, watchFolder, type Watcher } from './watch.js';
 
 /*
@@ -20,6 +20,8 @@ export interface LiveReloadOptions {
   session: DevSession;
   emit: (event: DevEvent) => void;
   log: (level: 'info' | 'warning' | 'error', message: string) => void;
+  /** The tool as read at start; later reads keep its manifest while the file is broken. */
+  tool: ToolInfo;
 }
 
 export async function startLiveReload(options: LiveReloadOptions): Promise<Watcher[]> {
@@ -27,8 +29,12 @@ export async function startLiveReload(options: LiveReloadOptions): Promise<Watch
   // A fixture file inside the tool folder is handled by its own watcher, not as a tool file.
   const fixturePath = fixturesFile === undefined ? null : path.relative(realRoot, fixturesFile).split(path.sep).join('/');
 
+  let tool = options.tool;
   const refreshTool = async (changed: string[]) => {
-    session.setTool(await readToolInfo(realRoot));
+    const previous = tool;
+    tool = keepLastGoodManifest(previous, await readToolInfo(realRoot));
+    session.setTool(tool);
+    reportToolChanges(previous, tool, log);
     session.setFindings(await collectFindings(realRoot, stateFolder));
     const reason = changed.length === 1 ? `${changed[0] || 'the tool folder'} changed` : `${changed.length} files changed`;
     log('info', `${reason}: reloading the tool.`);
@@ -65,4 +71,17 @@ export async function startLiveReload(options: LiveReloadOptions): Promise<Watch
       },
     );
   return [toolWatcher, watchFile(fixturesFile, () => void reloadFixtures())];
+}
+
+/** Tells the terminal when the manifest breaks or mends, and when the entry page goes or comes back. */
+export function reportToolChanges(previous: ToolInfo | null, next: ToolInfo, log: LiveReloadOptions['log']): void {
+  const problem = next.manifestProblem === null ? null : describeManifestProblem(next.manifestProblem);
+  const before = previous?.manifestProblem ? describeManifestProblem(previous.manifestProblem) : null;
+  if (problem !== null && problem !== before) {
+    log('error', next.lastGood ? `${problem}. Keeping the last good manifest until it is fixed.` : `${problem}. Acting as a standalone tool opened at index.html until it is fixed.`);
+  } else if (problem === null && before !== null) {
+    log('info', 'manifest.json is readable again.');
+  }
+  if (next.entryMissing !== null && next.entryMissing !== previous?.entryMissing) log('error', next.entryMissing);
+  else if (next.entryMissing === null && previous?.entryMissing) log('info', `the entry page ${next.entry} is there now.`);
 }

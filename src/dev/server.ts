@@ -10,16 +10,17 @@ import { DevServerError } from './errors.js';
 export { DevServerError } from './errors.js';
 import { createEventHub, type DevEvent } from './events.js';
 import { collectFindings } from './findings.js';
-import { allowedHostNames, isLoopbackAddress, isWildcardAddress, urlHostName } from './host-check.js';
+import { allowedHostNames, isLoopbackAddress, isWildcardAddress, networkAddresses, urlHostName } from './host-check.js';
 import { routeHostRequest } from './host-routes.js';
 import { sendText } from './http-utils.js';
 import { listenOn } from './listen.js';
-import { startLiveReload } from './live-reload.js';
+import { reportToolChanges, startLiveReload } from './live-reload.js';
 import { createDevSession, type CallOutcome } from './session.js';
 import { openSettingsFile } from './settings-file.js';
 import { handleApiHttp } from './rest/endpoint.js';
 import { createRateLimiter } from './rest/rate-limit.js';
 import { readToolInfo } from './tool-manifest.js';
+import { createMissingFileReporter, describeToolProblem, readToolReport } from './tool-problems.js';
 import { routeToolRequest } from './tool-routes.js';
 
 /*
@@ -41,6 +42,11 @@ export interface DevServerOptions {
   root: string;
   /** Port of the host page; 4800 when left out, 0 for any free port. */
   port?: number;
+  /**
+   * What to do when the port is taken: move to the next free one (false), or fail with
+   * PORT_IN_USE (true). Left out, the port moves only when `port` was left out too.
+   */
+  strictPort?: boolean;
   /** Address to listen on; 127.0.0.1 when left out. Anything else exposes the server to the network. */
   host?: string;
   /** Port of the tool's origin; any free port when left out. */
@@ -73,6 +79,11 @@ export interface DevServer {
   readonly apiUrl: string;
   /** An API key of the data set in use that may call every endpoint (else its first key), or null when it has none. */
   readonly apiKey: string | null;
+  /**
+   * The host page's address as other computers reach it, one per network interface, when the
+   * server listens beyond loopback; empty on loopback.
+   */
+  readonly networkUrls: readonly string[];
   /** The addresses the host page's and the tool's listeners are bound to, as the system reports them. */
   readonly listeners: { readonly hostPage: AddressInfo; readonly tool: AddressInfo };
   readonly port: number;
@@ -161,8 +172,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   }
 
   const stateFolder = path.dirname(settingsFile);
+  const tool = await readToolInfo(realRoot);
+  reportToolChanges(null, tool, log);
   const session = createDevSession({
-    tool: await readToolInfo(realRoot),
+    tool,
     fixtures,
     fixturesFile: fixturesFile ?? null,
     sdkVersion,
@@ -182,6 +195,14 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   let hostPort = port;
   let toolPort = toolPortOption;
 
+  // One for the server's life: it remembers what it logged lately, so that a burst is logged once.
+  const reportMissingFile = createMissingFileReporter({
+    realRoot,
+    entry: () => session.current().entry,
+    show: (problem) => emit({ type: 'tool-problem', problem }),
+    log: (problem) => log('error', describeToolProblem(problem)),
+  });
+
   const hostServer = createServer();
   const toolServer = createServer();
   const sockets = [trackSockets(hostServer), trackSockets(toolServer)];
@@ -195,6 +216,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         hostPort: () => hostPort,
         toolPort: () => toolPort,
         toolBasePath,
+        toolReport: (body) => {
+          const problem = readToolReport(body, toolToken);
+          if (problem !== undefined) log(problem.kind === 'blocked' ? 'warning' : 'error', describeToolProblem(problem));
+          return problem !== undefined;
+        },
         afterChange: (reloadTool) => {
           emit({ type: 'state' });
           if (reloadTool) emit({ type: 'reload', reason: 'the host settings changed' });
@@ -213,6 +239,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         hostPort: () => hostPort,
         basePath: toolBasePath,
         entry: () => session.current().entry,
+        missing: reportMissingFile,
         sdk: () => {
           const version = session.current().sdkVersion;
           return { version, methods: listSdkMethods(version) };
@@ -232,14 +259,15 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     await Promise.all(closed);
   };
   try {
-    hostPort = await listenOn(hostServer, port, host);
+    hostPort = await listenOn(hostServer, port, host, !(options.strictPort ?? options.port !== undefined));
+    if (port !== 0 && hostPort !== port) log('info', `port ${port} is in use, so the host page took port ${hostPort}.`);
     toolPort = await listenOn(toolServer, toolPortOption, host);
   } catch (error) {
     await closeServers();
     throw error;
   }
 
-  const watchers = options.watch === false ? [] : await startLiveReload({ realRoot, fixturesFile, stateFolder, session, emit, log });
+  const watchers = options.watch === false ? [] : await startLiveReload({ realRoot, fixturesFile, stateFolder, session, emit, log, tool });
 
   const wildcard = isWildcardAddress(host);
   if (!isLoopbackAddress(host)) {
@@ -250,6 +278,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const toolOrigin = `http://${shownHost}:${toolPort}`;
   return {
     url: `http://${shownHost}:${hostPort}/`,
+    networkUrls: networkAddresses(host).map((address) => `http://${urlHostName(address)}:${hostPort}/`),
     toolOrigin,
     toolUrl: `${toolOrigin}${toolBasePath}`,
     apiUrl: `http://${shownHost}:${hostPort}${API_BASE_PATH}`,

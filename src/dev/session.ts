@@ -16,7 +16,7 @@ import {
 } from '../platform/index.js';
 import type { Findings } from './findings.js';
 import type { SettingsFileStore } from './settings-file.js';
-import type { ToolInfo } from './tool-manifest.js';
+import { manifestCause, type ToolInfo } from './tool-manifest.js';
 
 /*
  * The emulated host as the dev server runs it: the platform model, plus what the author can
@@ -68,6 +68,8 @@ export interface DevState {
   fixtures: { file: string | null; error: string | null };
   settings: { file: string; entries: SettingsEntry[] };
   notices: string[];
+  /** What is broken now and must be fixed: a broken manifest, a missing entry page. */
+  alerts: string[];
 }
 
 /** A change asked for in the host page's controls; anything else is refused. */
@@ -153,7 +155,11 @@ export function createDevSession(options: DevSessionOptions): DevSession {
       return { ok: true, value, warnings, ms: elapsed() };
     } catch (error) {
       const model = error instanceof BridgeModelError ? error : new BridgeModelError('INTERNAL_ERROR', method, `${method} failed in the dev server: ${String(error)}`);
-      return { ok: false, error: { ...model.toJSON(), name: 'BridgeError' }, warnings, ms: elapsed() };
+      const failure = { ...model.toJSON(), name: 'BridgeError' };
+      // A tool-type refusal caused by the manifest says so, or the author looks in the wrong place.
+      const cause = model.code === 'TOOL_TYPE_NOT_ALLOWED' && choices.toolType === null ? manifestCause(tool) : null;
+      if (cause !== null) failure.message = `${failure.message}. ${cause}`;
+      return { ok: false, error: failure, warnings, ms: elapsed() };
     }
   };
 
@@ -246,6 +252,7 @@ export function createDevSession(options: DevSessionOptions): DevSession {
           entries: options.settings.entries().filter((entry) => entry.tenantId === tenantId && entry.toolId === tool.toolId),
         },
         notices: tool.notes,
+        alerts: tool.alerts,
       };
     },
 

@@ -111,6 +111,10 @@ export interface ServeOptions {
   realRoot: string;
   /** The SDK's address, inserted into every HTML page. */
   sdkPath: string;
+  /** Scripts inserted just before the SDK, such as the frame reporter. */
+  scriptsBefore?: readonly string[];
+  /** The body of a 404 for a file that is not there, which may also tell the author; 'not found' when left out. */
+  notFound?: (segments: readonly string[]) => Promise<string>;
   /** Extra headers for every file, such as CORS for the sandboxed frame. */
   headers: Record<string, string>;
 }
@@ -119,7 +123,7 @@ export interface ServeOptions {
 export async function serveToolFile(segments: readonly string[], response: ServerResponse, options: ServeOptions): Promise<void> {
   const file = await openToolFile(options.realRoot, segments);
   if (file === undefined) {
-    sendText(response, 404, 'not found', options.headers);
+    sendText(response, 404, options.notFound === undefined ? 'not found' : await options.notFound(segments), options.headers);
     return;
   }
   const { handle, size, name } = file;
@@ -131,7 +135,7 @@ export async function serveToolFile(segments: readonly string[], response: Serve
         sendText(response, 413, `HTML files over ${MAX_HTML_BYTES} bytes are not served`, options.headers);
         return;
       }
-      const body = injectSdkScript(await handle.readFile(), options.sdkPath);
+      const body = injectSdkScript(await handle.readFile(), [...(options.scriptsBefore ?? []), options.sdkPath]);
       response.writeHead(200, commonHeaders({ ...options.headers, 'Content-Type': type, 'Content-Length': String(body.length) }));
       response.end(isHead ? undefined : body);
       return;

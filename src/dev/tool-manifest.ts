@@ -1,7 +1,8 @@
-import { open } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { BridgeToolType } from '../bridge/types.js';
-import { MANIFEST_MAX_BYTES, manifestString, parseManifest } from '../core/manifest/read-manifest.js';
+import { MANIFEST_MAX_BYTES, manifestString, parseManifest, type ManifestState } from '../core/manifest/read-manifest.js';
+import { nearestName } from '../core/nearest.js';
 import { MANIFEST_PATH, unsafePathReason } from '../core/paths.js';
 
 /*
@@ -9,7 +10,19 @@ import { MANIFEST_PATH, unsafePathReason } from '../core/paths.js';
  * and which page to open. A broken manifest must not stop the author from working on it, so each
  * missing piece falls back to what the platform would assume, with a note saying so; the
  * validation findings explain the problem itself.
+ *
+ * While dev runs, a manifest that stops parsing is most often a save in the middle of an edit.
+ * Switching the tool to standalone then would make every quote call fail for a reason far from
+ * the cause, so the last manifest that parsed stays in use, and the page, the terminal and any
+ * refusal that depends on it say that the file is broken, and where.
  */
+
+/** Why manifest.json cannot be read, with the place when there is one. */
+export interface ManifestProblem {
+  message: string;
+  line: number | null;
+  column: number | null;
+}
 
 export interface ToolInfo {
   /** The manifest's name, or the folder's name; settings are kept under it. */
@@ -18,6 +31,15 @@ export interface ToolInfo {
   manifestType: BridgeToolType | null;
   /** The page to open, relative to the folder, with / separators. */
   entry: string;
+  /** Set while manifest.json cannot be parsed. */
+  manifestProblem: ManifestProblem | null;
+  /** True when the fields above come from the last manifest that parsed, not from the file as it is. */
+  lastGood: boolean;
+  /** Set when the entry page is not in the folder: what to tell the author. */
+  entryMissing: string | null;
+  /** What is broken right now and must be fixed (a broken manifest, a missing entry page), one sentence each. */
+  alerts: string[];
+  /** How the host fills in for what the manifest does not give. */
   notes: string[];
 }
 
@@ -35,12 +57,47 @@ async function readManifestBytes(file: string): Promise<Buffer | undefined> {
   }
 }
 
+function problemOf(state: ManifestState | undefined): ManifestProblem | null {
+  switch (state?.status) {
+    case 'syntax-error':
+      return { message: state.message, line: state.line, column: state.column };
+    case 'not-utf8':
+      return { message: 'it is not valid UTF-8 text', line: null, column: null };
+    case 'too-large':
+      return { message: `it is ${state.size} bytes, over the ${MANIFEST_MAX_BYTES}-byte limit`, line: null, column: null };
+    default:
+      return null;
+  }
+}
+
+/** `manifest.json is broken at line 3, column 5: …`, as the page, the terminal and refusals say it. */
+export function describeManifestProblem(problem: ManifestProblem): string {
+  const where = problem.line === null ? '' : ` at line ${problem.line}, column ${problem.column ?? 1}`;
+  return `manifest.json is broken${where}: ${problem.message}`;
+}
+
+/** What to tell the author when the entry page is missing: what is there instead. */
+export async function describeMissingEntry(root: string, entry: string): Promise<string | null> {
+  const info = await stat(path.join(root, ...entry.split('/'))).catch(() => undefined);
+  if (info?.isFile()) return null;
+  const names = await readdir(root).catch(() => [] as string[]);
+  const pages = names.filter((name) => /\.html?$/i.test(name) && !name.startsWith('.')).sort();
+  const guess = nearestName(entry, pages) ?? (pages.length === 1 ? pages[0] : undefined);
+  const instead =
+    pages.length === 0
+      ? 'The folder has no HTML file at its top level.'
+      : `HTML files at the top of the folder: ${pages.slice(0, 10).join(', ')}${pages.length > 10 ? ` and ${pages.length - 10} more` : ''}.`;
+  return `manifest.json names the entry page "${entry}", which is not in the folder.${guess === undefined ? '' : ` Did you mean "${guess}"?`} ${instead}`;
+}
+
 export async function readToolInfo(root: string): Promise<ToolInfo> {
   const notes: string[] = [];
+  const alerts: string[] = [];
   const bytes = await readManifestBytes(path.join(root, MANIFEST_PATH));
   const state = bytes === undefined ? undefined : parseManifest(bytes);
+  const manifestProblem = problemOf(state);
   if (state === undefined) notes.push('manifest.json is missing: acting as a standalone tool opened at index.html.');
-  else if (state.status !== 'parsed') notes.push('manifest.json cannot be read (see the findings): acting as a standalone tool opened at index.html.');
+  else if (manifestProblem !== null) alerts.push(`${describeManifestProblem(manifestProblem)}. Acting as a standalone tool opened at index.html until it is fixed.`);
 
   const name = state === undefined ? undefined : manifestString(state, 'name')?.trim();
   const type = state === undefined ? undefined : manifestString(state, 'type');
@@ -54,5 +111,34 @@ export async function readToolInfo(root: string): Promise<ToolInfo> {
   if (entry !== undefined && unsafePathReason(entry) === undefined && !entry.split('/').some((part) => part.startsWith('.'))) safeEntry = entry;
   else if (state?.status === 'parsed') notes.push(`manifest.json has no usable entry: opening ${safeEntry}.`);
 
-  return { toolId: name || path.basename(path.resolve(root)), manifestType, entry: safeEntry, notes };
+  const entryMissing = await describeMissingEntry(root, safeEntry);
+  if (entryMissing !== null) alerts.push(entryMissing);
+
+  return { toolId: name || path.basename(path.resolve(root)), manifestType, entry: safeEntry, manifestProblem, lastGood: false, entryMissing, alerts, notes };
+}
+
+/**
+ * The tool as the host should use it after a change: `next` itself, unless its manifest is broken
+ * and `previous` came from one that parsed; then the previous name, type and entry stay, with the
+ * problem attached and a note saying so.
+ */
+export function keepLastGoodManifest(previous: ToolInfo, next: ToolInfo): ToolInfo {
+  if (next.manifestProblem === null || (previous.manifestProblem !== null && !previous.lastGood)) return next;
+  const note = `${describeManifestProblem(next.manifestProblem)}. Until it is fixed, the host keeps the last good manifest: ${previous.toolId}, ${previous.manifestType ?? 'no valid type (standalone)'}, entry ${previous.entry}.`;
+  // The entry of the last good manifest may have gone meanwhile: that is checked afresh.
+  const entryMissing = next.entry === previous.entry ? next.entryMissing : previous.entryMissing;
+  return { ...previous, manifestProblem: next.manifestProblem, lastGood: true, entryMissing, alerts: [note, ...(entryMissing === null ? [] : [entryMissing])] };
+}
+
+/**
+ * What a refusal that depends on the manifest (a tool-type refusal) should add, or null when the
+ * manifest is fine and gave the type: the author must learn that the cause is the file.
+ */
+export function manifestCause(tool: ToolInfo): string | null {
+  if (tool.manifestProblem !== null) {
+    const used = tool.lastGood ? `the host keeps the last good manifest, whose type is ${tool.manifestType ?? 'missing (standalone)'}` : 'the host runs the tool as standalone, as the platform would';
+    return `${describeManifestProblem(tool.manifestProblem)}; ${used}.`;
+  }
+  if (tool.manifestType === null) return 'manifest.json is missing or gives no valid type, so the host runs the tool as standalone, as the platform would.';
+  return null;
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { renderReporterScript } from './assets/frame-reporter.js';
 import { renderSdkScript } from './assets/sdk-script.js';
 import { checkHost, urlHostName } from './host-check.js';
 import { commonHeaders, sendBody, sendText } from './http-utils.js';
@@ -18,6 +19,8 @@ import { readRequestPath, serveToolFile } from './static-files.js';
  * host page's origin, the SDK version), and a tool file of the same name is not shadowed.
  */
 export const SDK_PATH = '/__pipeline/sdk.js';
+/** The frame reporter, beside the SDK and inserted before it, so that it sees the SDK's errors too. */
+export const REPORTER_PATH = '/__pipeline/report.js';
 
 export interface ToolRouteContext {
   realRoot: string;
@@ -28,6 +31,8 @@ export interface ToolRouteContext {
   basePath: string;
   entry: () => string;
   sdk: () => { version: string; methods: readonly string[] };
+  /** A file of the tool that is not there was asked for: tell the author, and answer with the returned text. */
+  missing: (file: string) => Promise<string>;
 }
 
 export async function routeToolRequest(request: IncomingMessage, response: ServerResponse, context: ToolRouteContext): Promise<void> {
@@ -49,6 +54,11 @@ export async function routeToolRequest(request: IncomingMessage, response: Serve
     sendBody(response, 200, 'text/javascript; charset=utf-8', renderSdkScript({ ...context.sdk(), hostOrigin }), cors);
     return;
   }
+  if (pathOnly === REPORTER_PATH) {
+    const hostOrigin = `http://${urlHostName(hostName)}:${context.hostPort()}`;
+    sendBody(response, 200, 'text/javascript; charset=utf-8', renderReporterScript({ hostOrigin }), cors);
+    return;
+  }
   const base = context.basePath;
   if (pathOnly === base || pathOnly === base.slice(0, -1)) {
     response.writeHead(302, commonHeaders({ Location: `${base}${context.entry().split('/').map(encodeURIComponent).join('/')}` }));
@@ -68,5 +78,11 @@ export async function routeToolRequest(request: IncomingMessage, response: Serve
     sendText(response, parsed.status, parsed.message, cors);
     return;
   }
-  await serveToolFile(parsed.segments, response, { realRoot: context.realRoot, sdkPath: SDK_PATH, headers: cors });
+  await serveToolFile(parsed.segments, response, {
+    realRoot: context.realRoot,
+    sdkPath: SDK_PATH,
+    scriptsBefore: [REPORTER_PATH],
+    headers: cors,
+    notFound: (segments) => context.missing(segments.join('/')),
+  });
 }

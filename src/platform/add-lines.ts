@@ -66,10 +66,15 @@ function normaliseSectionName(raw: string, reader: RecordReader, checks: CallChe
   return truncate(trimmed, SECTION_NAME_MAX).trimEnd();
 }
 
-/** Section notes as kept: line breaks and spacing untouched, cut to 2000; blank counts as none. */
+/**
+ * Section notes as kept: line breaks and spacing untouched, cut to 2000. Only the empty string
+ * counts as none: the platform's "first non-empty value wins" takes spaces as a value, so notes
+ * of spaces only win too, and print as a blank line; the author is warned.
+ */
 function readNotes(reader: RecordReader, checks: CallChecks, field: string): string | null | undefined {
   const notes = reader.optionalString(field);
-  if (notes === undefined || notes === null || notes.trim() === '') return notes === undefined ? undefined : null;
+  if (notes === undefined || notes === null || notes === '') return notes === undefined ? undefined : null;
+  if (notes.trim() === '') checks.warn('SECTION_NOTES_BLANK', reader.at(field), 'are only spaces or line breaks: they count as notes (the first non-empty notes win) and print as blank');
   if (notes.length <= SECTION_NOTES_MAX) return notes;
   checks.warn('SECTION_NOTES_TRUNCATED', reader.at(field), `are ${notes.length} characters long and were cut to ${SECTION_NOTES_MAX}`);
   return truncate(notes, SECTION_NOTES_MAX);

@@ -45,6 +45,7 @@ export const WARNING_CODES = {
   TAX_RATE_IS_ONE: 'quotes.addLines got taxRate 1, which it reads as 100% (a fraction); for 1% send 0.01.',
   SECTION_NAME_TRUNCATED: 'A section name was longer than 100 characters and was cut.',
   SECTION_NOTES_TRUNCATED: 'Section notes were longer than 2000 characters and were cut.',
+  SECTION_NOTES_BLANK: 'Section notes hold only spaces or line breaks: they count as notes (the first non-empty value wins) and print as a blank line.',
   SUPPLIER_NOT_RESOLVED: 'supplierRef matched no active supplier, so the line went to the Self supplier (T_SELF).',
   PRODUCT_CODE_NOT_LINKED: 'A product line names a known SKU but sends no id, so it stays free text and gets no task injection.',
   UPSERT_BY_EMAIL_MISSING: 'quotes.create got no upsertByEmail; the platform declares it required, so send false explicitly.',
@@ -60,6 +61,11 @@ export interface BridgeWarning {
   /** Where in the arguments, written like {@link BridgeProblem.path}, or null. */
   path: string | null;
   message: string;
+}
+
+/** A warning in the words errors use for their problems: `lines[2].taxRate: is 1, … [TAX_RATE_IS_ONE]`. */
+export function describeWarning(warning: BridgeWarning): string {
+  return `${warning.path === null ? '' : `${warning.path}: `}${warning.message} [${warning.code}]`;
 }
 
 /** The error every bridge method of the model rejects with: the BridgeError tools are told to expect. */

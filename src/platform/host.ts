@@ -203,8 +203,9 @@ export function createPlatform(options: PlatformOptions): Platform {
       const key = readSettingKey(args[0], checks);
       if (key === undefined) throw rejectArguments('INVALID_ARGUMENT', checks.method, checks.problems);
       const scope = { tenantId, toolId: caller.toolId };
-      const value = (await store.read(scope, key)) ?? settingDefaults.get(settingSlot(scope, key)) ?? null;
-      return copyJson(value);
+      // A stored null is a value the tool chose; only a key never set falls back to the fixture.
+      const stored = await store.read(scope, key);
+      return copyJson(stored !== undefined ? stored : (settingDefaults.get(settingSlot(scope, key)) ?? null));
     },
     'settings.set': async (args, checks, caller) => {
       const key = readSettingKey(args[0], checks);

@@ -2,6 +2,7 @@
 export { createPlatform, type Caller, type Platform, type PlatformOptions } from './host.js';
 export {
   BridgeModelError,
+  describeWarning,
   ERROR_CODES,
   FIXTURE_ERROR_CODES,
   FixtureError,

@@ -51,7 +51,7 @@ export interface LineDraft {
   taxCents: bigint;
   groupKey: string | null;
   section: SectionKey | null;
-  /** Null when empty or blank. */
+  /** Null when empty. */
   sectionNotes: string | null;
   /** Task lines the host injects right after this one (product lines with a task sequence). */
   injectedTasks: LineDraft[];
@@ -60,7 +60,7 @@ export interface LineDraft {
 /** A declared section checked and waiting to be merged. */
 export interface SectionDraft {
   key: SectionKey;
-  /** Null when empty or blank: such notes never count as a section's notes. */
+  /** Null when empty: empty notes never count as a section's notes (notes of spaces do). */
   notes: string | null;
 }
 

@@ -27,6 +27,20 @@ describe('the settings file', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'pipeline-tool-settings', version: 1 });
   });
 
+  it('keeps a stored null over the fixture default, across a restart of dev', async () => {
+    const root = writeTool();
+    const fixturesFile = path.join(tempDir(), 'fixtures.json');
+    writeFileSync(fixturesFile, JSON.stringify({ settings: [{ toolId: 'Kitchen Estimator', key: 'units', value: 'metric' }] }));
+    const settingsFile = path.join(tempDir(), 'settings.json');
+    const first = await startTestServer({ root, fixturesFile, settingsFile, watch: false });
+    expect((await callBridge(first, 'settings.get', ['units'])).value).toBe('metric');
+    await callBridge(first, 'settings.set', ['units', null]);
+    expect((await callBridge(first, 'settings.get', ['units'])).value).toBeNull();
+    await first.close();
+    const second = await startTestServer({ root, fixturesFile, settingsFile, watch: false });
+    expect((await callBridge(second, 'settings.get', ['units'])).value).toBeNull();
+  });
+
   it('keeps a key named __proto__ as data', async () => {
     const file = path.join(tempDir(), 'settings.json');
     const { store } = await openSettingsFile(file);

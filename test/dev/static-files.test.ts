@@ -43,21 +43,21 @@ const toolBase = () => new URL(server.toolUrl).pathname;
 const tool = (requestPath: string, init: RequestInit = {}) => onToolOrigin(`${toolBase()}${requestPath.replace(/^\//, '')}`, init);
 
 describe('serving the tool folder', () => {
-  it('serves HTML with the SDK as the first script, and the right headers', async () => {
+  it('serves HTML with the frame reporter and the SDK as the first scripts, and the right headers', async () => {
     const response = await tool('/index.html');
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['cache-control']).toBe('no-store');
     const firstScript = response.body.indexOf('<script');
-    expect(response.body.slice(firstScript)).toMatch(/^<script src="\/__pipeline\/sdk\.js"><\/script>/);
+    expect(response.body.slice(firstScript)).toMatch(/^<script src="\/__pipeline\/report\.js"><\/script><script src="\/__pipeline\/sdk\.js"><\/script>/);
     expect(response.body.indexOf('<head>')).toBeLessThan(firstScript);
     expect(response.body.indexOf('src="app.js"')).toBeGreaterThan(firstScript);
   });
 
   it('injects into HTML without a head too', async () => {
     const response = await tool('/sub/page.html');
-    expect(response.body).toBe('<script src="/__pipeline/sdk.js"></script><p>no head at all</p>');
+    expect(response.body).toBe('<script src="/__pipeline/report.js"></script><script src="/__pipeline/sdk.js"></script><p>no head at all</p>');
   });
 
   it.each([

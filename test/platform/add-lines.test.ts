@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EditorLine, Platform } from '../../src/platform/index.js';
+import { describeWarning, type EditorLine, type Platform } from '../../src/platform/index.js';
 import { ids, line, makePlatform, problemsOf, rejectionOf, warningCodes } from './helpers.js';
 
 const linesOf = (platform: Platform): EditorLine[] => platform.editorView().blocks.flatMap((block) => block.lines);
@@ -382,5 +382,20 @@ describe('atomic batches (§4.2 rules 3–5)', () => {
     const { platform, warnings } = makePlatform();
     await platform.call('quotes.addLines', [[{ ...line(), sectionNote: 'typo' }]]);
     expect(warnings).toEqual([expect.objectContaining({ code: 'UNKNOWN_FIELD', path: 'lines[0].sectionNote', method: 'quotes.addLines' })]);
+  });
+});
+
+describe('warnings name their line and field, as problems do', () => {
+  it('describeWarning reads like an error problem: path, message, code', async () => {
+    const { platform, warnings } = makePlatform();
+    await platform.sdk.quotes.addLines([line(), line(), { ...line({ taxRate: 1 }), sectionNote: 'typo' } as never]);
+    expect(warnings.map((w) => [w.path, w.code])).toEqual([
+      ['lines[2].sectionNote', 'UNKNOWN_FIELD'],
+      ['lines[2].taxRate', 'TAX_RATE_IS_ONE'],
+    ]);
+    const described = warnings.map(describeWarning);
+    expect(described[1]).toBe('lines[2].taxRate: is 1, which means 100%; for 1% send 0.01 [TAX_RATE_IS_ONE]');
+    expect(described[0]).toMatch(/^lines\[2\]\.sectionNote: .*sectionNotes.* \[UNKNOWN_FIELD\]$/);
+    expect(describeWarning({ code: 'DEPRECATED', method: 'costItems.list', path: null, message: 'old' })).toBe('old [DEPRECATED]');
   });
 });

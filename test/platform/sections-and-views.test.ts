@@ -72,12 +72,35 @@ describe('section notes (§2, Section rules 3 and 6)', () => {
   it('the first non-empty notes among a section’s lines win, line breaks kept, across calls too', async () => {
     const { platform } = makePlatform();
     await platform.sdk.quotes.addLines([
-      line({ section: 'Benchtop', sectionNotes: '   ' }),
+      line({ section: 'Benchtop', sectionNotes: '' }),
       line({ section: 'Benchtop', sectionNotes: 'Stone: 20 mm\r\nEdge: <b>arris</b>' }),
       line({ section: 'Benchtop', sectionNotes: 'Ignored' }),
     ]);
     await platform.sdk.quotes.addLines([line({ section: 'Benchtop', sectionNotes: 'Also ignored' })]);
     expect(platform.editorView().blocks[0]!.section!.notes).toBe('Stone: 20 mm\r\nEdge: <b>arris</b>');
+  });
+
+  it('notes of spaces only are a non-empty value: they win, print as blank, and are warned about', async () => {
+    const { platform, warnings } = makePlatform();
+    await platform.sdk.quotes.addLines([
+      line({ description: 'a', section: 'Benchtop', sectionNotes: '  \n ' }),
+      line({ description: 'b', section: 'Benchtop', sectionNotes: 'Stone: 20 mm' }),
+    ]);
+    await platform.sdk.quotes.addSections([{ name: 'Terms', notes: '   ' }, { name: 'Empty', notes: '' }]);
+    expect(sectionsOf(platform)).toEqual([
+      ['Benchtop', false, '  \n ', ['a', 'b']],
+      ['Terms', false, '   ', []],
+      ['Empty', false, null, []],
+    ]);
+    // A declared section with notes prints (Section rule 5), even when they print as blank.
+    expect(platform.customerPreview().blocks.map((b) => [b.kind, b.name, 'notes' in b ? b.notes : undefined])).toEqual([
+      ['section', 'Benchtop', '  \n '],
+      ['notes', 'Terms', '   '],
+    ]);
+    expect(warningCodes(warnings)).toEqual([
+      ['lines[0].sectionNotes', 'SECTION_NOTES_BLANK'],
+      ['sections[0].notes', 'SECTION_NOTES_BLANK'],
+    ]);
   });
 
   it('cuts notes to 2000 characters with a warning', async () => {

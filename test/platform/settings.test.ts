@@ -89,6 +89,20 @@ describe('settings.get and settings.set (§4.3)', () => {
     expect(writes).toEqual([[{ tenantId: DEFAULT_FIXTURES.context.tenantId, toolId: 'test-tool' }, 'units', 'imperial']]);
   });
 
+  it('a stored null is the stored value: only a key never set falls back to the fixture', async () => {
+    const fixtures = { ...DEFAULT_FIXTURES, settings: [{ toolId: 'test-tool', key: 'units', value: 'metric' }] };
+    const { platform } = makePlatform({ fixtures, settingsStore: createMemorySettingsStore() });
+    expect(await platform.sdk.settings.get('units')).toBe('metric');
+    await platform.sdk.settings.set('units', null);
+    expect(await platform.sdk.settings.get('units')).toBeNull();
+    await platform.sdk.settings.set('units', false);
+    expect(await platform.sdk.settings.get('units')).toBe(false);
+    await platform.sdk.settings.set('units', 'imperial');
+    expect(await platform.sdk.settings.get('units')).toBe('imperial');
+    // Another key of the same tool still reads its fixture default, or null.
+    expect(await platform.sdk.settings.get('never-set')).toBeNull();
+  });
+
   it('a failing store surfaces as INTERNAL_ERROR, not as a fault of the tool', async () => {
     const store: SettingsStore = {
       read: () => {

@@ -38,17 +38,20 @@ export const HOST_PAGE_HTML = `<!doctype html>
 <div id="notices"></div>
 <main>
   <section id="tool-pane" aria-label="Tool">
+    <div id="tool-problems" role="alert" hidden></div>
     <div id="frame-holder"></div>
   </section>
   <section id="side">
     <details open id="quote-panel">
       <summary>Open quote</summary>
-      <h3>Editor</h3>
-      <div id="quote-editor"></div>
-      <h3>Customer preview</h3>
-      <div id="quote-preview"></div>
-      <h3>Created with quotes.create</h3>
-      <div id="created-quotes"></div>
+      <div class="panel-body">
+        <h3>Editor</h3>
+        <div id="quote-editor"></div>
+        <h3>Customer preview</h3>
+        <div id="quote-preview"></div>
+        <h3>Created with quotes.create</h3>
+        <div id="created-quotes"></div>
+      </div>
     </details>
     <details open id="log-panel">
       <summary>Bridge calls (<span id="call-count">0</span>)</summary>

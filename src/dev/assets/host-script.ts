@@ -1,5 +1,6 @@
 import { encodeWireValue } from '../wire-values.js';
 import { drawPanels } from './host-panels.js';
+import { installToolReports, type ToolReports } from './host-reports.js';
 
 /*
  * The host page's code. It puts the tool in a sandboxed frame, answers the SDK's messages by
@@ -8,7 +9,11 @@ import { drawPanels } from './host-panels.js';
  */
 
 /** The browser code, kept as a plain function so the compiler checks it; its helpers come as arguments. */
-function runHost(encode: (value: unknown) => unknown, draw: (state: unknown, show: (value: unknown) => string) => void): void {
+function runHost(
+  encode: (value: unknown) => unknown,
+  draw: (state: unknown, show: (value: unknown) => string) => void,
+  installReports: (currentFrame: () => HTMLIFrameElement | null) => ToolReports,
+): void {
   type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- shapes come from the server's DevState
   const MAX_LOG = 300;
   const MAX_SHOWN = 4000;
@@ -104,6 +109,8 @@ function runHost(encode: (value: unknown) => unknown, draw: (state: unknown, sho
     }
     const holder = byId('frame-holder');
     holder.replaceChildren();
+    // What the previous page of the tool reported belongs to it; the new one starts clean.
+    reports.clear();
     const entry = String(state.tool.entry).split('/').map(encodeURIComponent).join('/');
     const next = document.createElement('iframe');
     // allow-scripts alone: an opaque origin, no dialogs, no dependable storage (platform-spec §4.3).
@@ -117,6 +124,8 @@ function runHost(encode: (value: unknown) => unknown, draw: (state: unknown, sho
     document.body.dataset['frameLoads'] = String(frameLoads);
     holder.append(next);
   };
+
+  const reports = installReports(() => frame);
 
   const reply = (target: MessageEventSource, message: unknown) => {
     // The frame's origin is opaque ("null"), which postMessage cannot name; the target window
@@ -185,14 +194,17 @@ function runHost(encode: (value: unknown) => unknown, draw: (state: unknown, sho
     item.dataset['status'] = outcome.ok ? 'ok' : 'error';
     (item.querySelector('.call-ms') as HTMLElement).textContent = `${ms.toFixed(1)} ms`;
     const status = item.querySelector('.call-status') as HTMLElement;
+    const warningCount = Array.isArray(outcome.warnings) ? outcome.warnings.length : 0;
+    item.dataset['warnings'] = String(warningCount);
+    const counted = warningCount === 0 ? '' : warningCount === 1 ? ' with 1 warning' : ` with ${warningCount} warnings`;
     if (outcome.ok) {
-      status.textContent = 'resolved';
+      status.textContent = `resolved${counted}`;
       const block = make('details', null, 'call-result');
       block.append(make('summary', 'result'), make('pre', show(outcome.value)));
       item.append(block);
     } else {
       const error = outcome.error ?? {};
-      status.textContent = `rejected: ${String(error.code)}`;
+      status.textContent = `rejected: ${String(error.code)}${counted}`;
       item.dataset['code'] = String(error.code);
       const block = make('div', null, 'call-error');
       block.append(make('p', String(error.message ?? '')));
@@ -203,7 +215,13 @@ function runHost(encode: (value: unknown) => unknown, draw: (state: unknown, sho
       }
       item.append(block);
     }
-    for (const warning of outcome.warnings ?? []) item.append(make('p', `warning ${warning.code}: ${warning.message}`, 'call-warning'));
+    // Worded as the error's problems are: where, what, and the code.
+    for (const warning of outcome.warnings ?? []) {
+      const line = make('p', `warning ${warning.path ? `${warning.path}: ` : ''}${warning.message} [${warning.code}]`, 'call-warning');
+      line.dataset['code'] = String(warning.code);
+      line.dataset['path'] = String(warning.path ?? '');
+      item.append(line);
+    }
   };
 
   const renderNotices = () => {
@@ -211,6 +229,7 @@ function runHost(encode: (value: unknown) => unknown, draw: (state: unknown, sho
     holder.replaceChildren();
     const messages: { level: string; text: string }[] = (state.notices as string[]).map((text) => ({ level: 'warning', text }));
     if (state.fixtures.error) messages.unshift({ level: 'error', text: `Fixture file not used: ${state.fixtures.error}` });
+    for (const text of (state.alerts ?? []) as string[]) messages.unshift({ level: 'error', text });
     for (const message of messages) holder.append(make('p', message.text, `notice ${message.level}`));
   };
 
@@ -299,6 +318,13 @@ function runHost(encode: (value: unknown) => unknown, draw: (state: unknown, sho
   events.addEventListener('error', () => showConnection(false));
   events.addEventListener('reload', () => void refreshState().then(createFrame));
   events.addEventListener('state', () => void refreshState());
+  events.addEventListener('tool-problem', (event) => {
+    try {
+      reports.add(JSON.parse((event as MessageEvent).data as string).problem);
+    } catch {
+      // A malformed event is not worth breaking the page for.
+    }
+  });
   events.addEventListener('notice', (event) => {
     try {
       const notice = JSON.parse((event as MessageEvent).data as string);
@@ -315,5 +341,5 @@ function runHost(encode: (value: unknown) => unknown, draw: (state: unknown, sho
 
 /** The script served at /__pipeline/host.js. */
 export function renderHostScript(): string {
-  return `/* pipeline-tool dev: the host page. */\n(${runHost.toString()})(${encodeWireValue.toString()}, ${drawPanels.toString()});\n`;
+  return `/* pipeline-tool dev: the host page. */\n(${runHost.toString()})(${encodeWireValue.toString()}, ${drawPanels.toString()}, ${installToolReports.toString()});\n`;
 }

@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import { parseCount } from '../../errors.js';
 import type { CommandContext } from '../../main.js';
+import { listenForStop } from './stop-signal.js';
 
 export interface DevFlags {
-  port: number;
+  /** Left out unless given: then a busy default port moves to the next free one. */
+  port?: number;
   host?: string;
   fixtures?: string;
   sdk?: string;
@@ -20,7 +22,7 @@ export function registerDev(program: Command, context: CommandContext): void {
     .command('dev')
     .description('run a tool folder inside an emulated Pipeline host, with live reload')
     .argument('[dir]', 'the tool folder', '.')
-    .option('-p, --port <number>', 'port of the host page (the tool gets a second, free port)', parseCount('--port'), 4800)
+    .option('-p, --port <number>', 'port of the host page; default 4800, or the next free one after it (the tool gets a second, free port)', parseCount('--port'))
     .option('--fixtures <file>', 'a fixture file with your own customers, products, quotes…; reloaded when it changes')
     .option('--sdk <version>', 'act as an older SDK (2.1.0 to 2.5.0); later methods are then absent')
     .option('--host <address>', 'listen on another address than 127.0.0.1 (exposes the server to your network)')
@@ -39,7 +41,13 @@ API key in use is printed at start (the one above, with the built-in data).
 Stop with Ctrl-C.`,
     )
     .action(async (dir: string, flags: DevFlags) => {
-      const { runDev } = await import('./run.js');
-      context.setExitCode(await runDev(dir, flags, context.io));
+      // Before the server's code even loads, so that an early Ctrl-C still ends cleanly.
+      const stop = listenForStop();
+      try {
+        const { runDev } = await import('./run.js');
+        context.setExitCode(await runDev(dir, flags, context.io, stop.stopped));
+      } finally {
+        stop.dispose();
+      }
     });
 }

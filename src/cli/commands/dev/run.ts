@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Chalk } from 'chalk';
 import type { CallOutcome } from '../../../dev/session.js';
+import { describeWarning } from '../../../platform/index.js';
 import { startDevServer } from '../../../dev/server.js';
 import { EXIT } from '../../exit-codes.js';
 import { useColour, type CliIo } from '../../io.js';
@@ -10,14 +11,14 @@ import type { DevFlags } from './command.js';
  * Runs the dev server until Ctrl-C (SIGINT) or SIGTERM, then closes it and returns 0. The address
  * goes to stdout; the running log (calls, reloads, problems) goes to stderr.
  */
-export async function runDev(dir: string, flags: DevFlags, io: CliIo): Promise<number> {
+export async function runDev(dir: string, flags: DevFlags, io: CliIo, stopped: Promise<NodeJS.Signals>): Promise<number> {
   const chalk = new Chalk({ level: useColour(io, io.stderrIsTTY) ? 1 : 0 });
   const time = () => chalk.dim(new Date().toLocaleTimeString());
   const colourOf = { info: chalk.cyan, warning: chalk.yellow, error: chalk.red } as const;
 
   const server = await startDevServer({
     root: path.resolve(io.cwd, dir),
-    port: flags.port,
+    ...(flags.port === undefined ? {} : { port: flags.port }),
     ...(flags.host === undefined ? {} : { host: flags.host }),
     ...(flags.fixtures === undefined ? {} : { fixturesFile: path.resolve(io.cwd, flags.fixtures) }),
     ...(flags.sdk === undefined ? {} : { sdkVersion: flags.sdk }),
@@ -26,8 +27,10 @@ export async function runDev(dir: string, flags: DevFlags, io: CliIo): Promise<n
     onLog: (level, message) => io.stderr(`${time()} ${colourOf[level](level)} ${message}\n`),
     onCall: (method, outcome: CallOutcome) => {
       const result = outcome.ok ? chalk.green('ok') : chalk.red(outcome.error.code);
-      const warnings = outcome.warnings.map((warning) => `\n    ${chalk.yellow('warning')} ${warning.code}: ${warning.message}`).join('');
-      io.stderr(`${time()} ${method} ${result} ${chalk.dim(`${outcome.ms} ms`)}${warnings}\n`);
+      const count = outcome.warnings.length;
+      const counted = count === 0 ? '' : chalk.yellow(count === 1 ? ', 1 warning' : `, ${count} warnings`);
+      const warnings = outcome.warnings.map((warning) => `\n    ${chalk.yellow('warning')} ${describeWarning(warning)}`).join('');
+      io.stderr(`${time()} ${method} ${result}${counted} ${chalk.dim(`${outcome.ms} ms`)}${warnings}\n`);
     },
   });
 
@@ -35,6 +38,7 @@ export async function runDev(dir: string, flags: DevFlags, io: CliIo): Promise<n
     [
       `pipeline-tool dev is serving ${path.relative(io.cwd, path.resolve(io.cwd, dir)) || '.'}`,
       `  Open:     ${server.url}`,
+      ...server.networkUrls.map((url) => `  Network:  ${url}`),
       `  Tool:     ${server.toolOrigin} (a second origin, as on the platform)`,
       `  Settings: ${path.relative(io.cwd, server.settingsFile)}`,
       `  REST API: ${server.apiUrl}`,
@@ -46,15 +50,7 @@ export async function runDev(dir: string, flags: DevFlags, io: CliIo): Promise<n
     ].join('\n'),
   );
 
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    const stop = (name: NodeJS.Signals) => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve(name);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  const signal = await stopped;
   io.stderr(`${signal === 'SIGINT' ? '\n' : ''}Stopping pipeline-tool dev…\n`);
   await server.close();
   return EXIT.ok;

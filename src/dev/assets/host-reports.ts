@@ -1,0 +1,107 @@
+/*
+ * The host page's box of what went wrong in the tool since its frame last loaded: the frame
+ * reporter's messages (uncaught errors, unhandled rejections, console.error, what the sandbox
+ * blocked) and the server's word on missing files, in the order they came. It sits above the
+ * tool, in red, and empties when the frame reloads. Frame reports are passed on to the server for
+ * the terminal. Runs in the browser, embedded in the host script through
+ * Function.prototype.toString, so it is one self-contained function; everything it shows is
+ * untrusted text and goes into the page as textContent only.
+ */
+
+export interface ToolReports {
+  /** Empties the box: the frame is about to load again. */
+  clear(): void;
+  /** Adds a problem the server found (a missing file). */
+  add(problem: unknown): void;
+}
+
+export function installToolReports(currentFrame: () => HTMLIFrameElement | null): ToolReports {
+  type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- shapes come from the frame and the server
+  const MAX_SHOWN = 200;
+  const LABELS: Record<string, string> = {
+    error: 'Uncaught error',
+    rejection: 'Unhandled rejection',
+    console: 'console.error',
+    blocked: 'Blocked by the sandbox',
+    missing: 'File not found',
+  };
+  const box = document.getElementById('tool-problems') as HTMLElement;
+  const list = document.createElement('ol');
+  const title = document.createElement('strong');
+  const dismiss = document.createElement('button');
+  dismiss.type = 'button';
+  dismiss.textContent = 'Dismiss';
+  const head = document.createElement('div');
+  head.className = 'problems-head';
+  head.append(title, dismiss);
+  box.append(head, list);
+  let count = 0;
+  // The browser may ask twice for one file (its preload scanner, then the parser), which is one problem.
+  const missingShown = new Set<string>();
+
+  const text = (value: unknown, max: number) => (typeof value === 'string' ? value.slice(0, max) : '');
+  const number = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : null);
+  /** The tool's own files by their path in the folder; the random base path says nothing to the author. */
+  const shortFile = (file: string) => file.replace(/^https?:\/\/[^/]+\/t\/[^/]+\//, '');
+
+  const show = (problem: Json) => {
+    if (problem.kind === 'missing') {
+      const file = text(problem.file, 500);
+      if (missingShown.has(file)) return;
+      missingShown.add(file);
+    }
+    count += 1;
+    document.body.dataset['toolProblems'] = String(count);
+    title.textContent = count === 1 ? '1 problem in the tool' : `${count} problems in the tool`;
+    box.hidden = false;
+    if (list.children.length >= MAX_SHOWN) return;
+    const kind = text(problem.kind, 20);
+    const item = document.createElement('li');
+    item.dataset['kind'] = kind;
+    const label = document.createElement('span');
+    label.className = 'problem-kind';
+    label.textContent = LABELS[kind] ?? kind;
+    item.append(label);
+    const file = text(problem.file, 500);
+    if (file !== '') {
+      const line = number(problem.line);
+      const column = number(problem.column);
+      const place = document.createElement('code');
+      place.className = 'problem-place';
+      place.textContent = `${shortFile(file)}${line === null ? '' : `:${line}${column === null ? '' : `:${column}`}`}`;
+      item.append(' ', place);
+    }
+    const message = document.createElement('span');
+    message.className = 'problem-message';
+    message.textContent = text(problem.message, 2000);
+    item.append(' ', message);
+    list.append(item);
+  };
+
+  const clear = () => {
+    count = 0;
+    missingShown.clear();
+    list.replaceChildren();
+    box.hidden = true;
+    document.body.dataset['toolProblems'] = '0';
+  };
+  dismiss.addEventListener('click', clear);
+  clear();
+
+  window.addEventListener('message', (event: MessageEvent) => {
+    const frame = currentFrame();
+    if (frame === null || event.source === null || event.source !== frame.contentWindow || event.origin !== 'null') return;
+    const data = event.data as Json;
+    if (typeof data !== 'object' || data === null || data.type !== 'pipeline:report' || typeof data.report !== 'object' || data.report === null) return;
+    const report = data.report;
+    show(report);
+    // The terminal hears of it too; the server checks the report again and hides the base path.
+    void fetch('/__pipeline/report', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ kind: report.kind, message: report.message, file: report.file ?? null, line: report.line ?? null, column: report.column ?? null }),
+    }).catch(() => {});
+  });
+
+  return { clear, add: show };
+}

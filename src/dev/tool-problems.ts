@@ -1,0 +1,116 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { nearestName } from '../core/nearest.js';
+import type { ReportKind } from './assets/frame-reporter.js';
+import { describeMissingEntry } from './tool-manifest.js';
+
+/*
+ * What goes wrong inside the tool's frame, said in the host page and in the terminal: what the
+ * frame reporter sends (through the host page, POST /__pipeline/report) and the tool's own files
+ * it asked for that are not there, which only the server knows.
+ */
+
+export type ToolProblemKind = ReportKind | 'missing';
+
+export interface ToolProblem {
+  kind: ToolProblemKind;
+  message: string;
+  /** Relative to the tool folder when the file is the tool's own; else as the browser gave it. */
+  file: string | null;
+  line: number | null;
+  column: number | null;
+}
+
+const REPORT_KINDS: readonly string[] = ['error', 'rejection', 'console', 'blocked'];
+const MAX_MESSAGE = 2000;
+const MAX_FILE = 500;
+
+const positiveInteger = (value: unknown): number | null => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : null);
+
+/**
+ * Reads a report the host page passes on from the frame: untrusted, since the tool wrote it. The
+ * tool's base URL (which holds the random token) becomes a relative path, and the token is
+ * removed from anywhere else, so the terminal never shows it. Undefined when the body is no report.
+ */
+export function readToolReport(body: Record<string, unknown>, token: string): ToolProblem | undefined {
+  const { kind, message, file, line, column } = body;
+  if (typeof kind !== 'string' || !REPORT_KINDS.includes(kind) || typeof message !== 'string') return undefined;
+  if (file !== null && file !== undefined && typeof file !== 'string') return undefined;
+  // The tool's files are served at http://<any name the host answers to>:<port>/t/<token>/.
+  const toolUrl = new RegExp(`https?://[^\\s/]+/t/${token.replace(/[^A-Za-z0-9_-]/g, '')}/`, 'g');
+  const hide = (text: string) => text.replace(toolUrl, '').split(token).join('…');
+  return {
+    kind: kind as ReportKind,
+    message: hide(message.slice(0, MAX_MESSAGE)),
+    file: typeof file === 'string' && file !== '' ? hide(file.slice(0, MAX_FILE)) : null,
+    line: positiveInteger(line),
+    column: positiveInteger(column),
+  };
+}
+
+const LABELS: Record<ToolProblemKind, string> = {
+  error: 'uncaught error',
+  rejection: 'unhandled rejection',
+  console: 'console.error',
+  blocked: 'blocked by the sandbox',
+  missing: 'file not found (404)',
+};
+
+/**
+ * Text from the tool made safe for a terminal: control characters (escape sequences could recolour
+ * or rewrite the log) become `\u…`, and a line break indents the next line, so that no text of the
+ * tool can pass for a line of the log.
+ */
+function printable(text: string): string {
+  return text
+    .replace(/\r?\n/g, '\n    ')
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** One line for the terminal: `tool: uncaught error at app.js:3:5: TypeError: …`. */
+export function describeToolProblem(problem: ToolProblem): string {
+  const place = problem.file === null ? '' : ` at ${problem.file}${problem.line === null ? '' : `:${problem.line}${problem.column === null ? '' : `:${problem.column}`}`}`;
+  return printable(`tool: ${LABELS[problem.kind]}${place}: ${problem.message}`);
+}
+
+/** What to say about a missing file: the entry page gets its own words, others a "did you mean". */
+export async function describeMissingFile(realRoot: string, file: string, entry: string): Promise<string> {
+  if (file === entry) return (await describeMissingEntry(realRoot, entry)) ?? `${file} is not in the folder.`;
+  const parts = file.split('/');
+  const name = parts.pop() ?? '';
+  const folder = parts.join('/');
+  const siblings = await readdir(path.join(realRoot, ...parts)).catch(() => undefined);
+  const guess = siblings === undefined ? undefined : nearestName(name, siblings.filter((sibling) => !sibling.startsWith('.')));
+  const hint = siblings === undefined ? ` There is no folder ${folder}/.` : guess === undefined ? '' : ` Did you mean ${folder === '' ? guess : `${folder}/${guess}`}?`;
+  return `The tool asked for ${file}, which is not in the folder.${hint}`;
+}
+
+/** How long the same missing file is not logged again: a tool polling for it must not flood the terminal. */
+const REPEAT_MS = 2_000;
+
+/**
+ * Tells of each missing file of the tool and gives the 404's text. Every one goes to the page
+ * (whose box empties at each reload, so a reload must show it again); the terminal hears of the
+ * same path at most once every two seconds.
+ */
+export function createMissingFileReporter(options: {
+  realRoot: string;
+  entry: () => string;
+  show: (problem: ToolProblem) => void;
+  log: (problem: ToolProblem) => void;
+}): (file: string) => Promise<string> {
+  const lastLogged = new Map<string, number>();
+  return async (file) => {
+    const message = await describeMissingFile(options.realRoot, file, options.entry());
+    const problem: ToolProblem = { kind: 'missing', message, file, line: null, column: null };
+    options.show(problem);
+    const now = Date.now();
+    if ((lastLogged.get(file) ?? -Infinity) + REPEAT_MS <= now) {
+      if (lastLogged.size > 1000) lastLogged.clear();
+      lastLogged.set(file, now);
+      options.log(problem);
+    }
+    return message;
+  };
+}
