@@ -21,6 +21,7 @@ export {
   type IncludedFile,
 } from './core/pack/pack-folder.js';
 export { DestinationExistsError } from './core/pack/destination.js';
+export { bumpVersion, nextVersion, RELEASE_TYPES, type BumpOptions, type BumpResult, type ReleaseType, type VersionChange } from './core/release/bump-version.js';
 export type { ExcludedEntry, ExclusionReason } from './core/pack/select-files.js';
 export { startDevServer, DevServerError, type DevServer, type DevServerOptions } from './dev/server.js';
 export {
