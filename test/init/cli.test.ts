@@ -38,8 +38,8 @@ describe('init with flags', () => {
       version: '2.1.0',
     });
     await expectCleanTool(project);
-    // The next steps name the commands to develop, pack and validate.
-    for (const command of ['cd estimator', 'npm install', 'pipeline-tool dev src', 'pipeline-tool pack src -o dist/', 'pipeline-tool validate dist/Kitchen-2.1.0.zip']) {
+    // The next steps are the project's own scripts, with the zip's real name.
+    for (const command of ['cd estimator', 'npm install', 'npm run dev', 'npm run pack', 'dist/Kitchen-2.1.0.zip', 'npx pipeline-tool version patch']) {
       expect(result.stdout).toContain(command);
     }
   });
