@@ -82,6 +82,7 @@ describe('pipeline-tool version', () => {
     ['the same version', ['version', '1.0.0'], MANIFEST, /1\.0\.0 is the current version/],
     ['a bump of a version that is not SemVer', ['version', 'patch'], { ...MANIFEST, version: '1.0' }, /"1\.0" is not SemVer, so it cannot be raised by a patch/],
     ['a bump of a missing version', ['version', 'patch'], { ...MANIFEST, version: undefined }, /version is missing/],
+    ['a version for a manifest without one', ['version', '2.0.0'], { ...MANIFEST, version: undefined }, /has no "version"; add "version": "2\.0\.0" to it/],
     ['a version that is not a string', ['version', '2.0.0'], { ...MANIFEST, version: 2 }, /"version" in .* is not a string/],
     ['a manifest that is not JSON', ['version', 'patch'], '{ "version": "1.0.0", }', /is not valid JSON \(a trailing comma/],
     ['a manifest that is not an object', ['version', 'patch'], '["1.0.0"]', /is not a JSON object/],

@@ -88,11 +88,11 @@ export async function bumpVersion(folder: string, release: string, options: Bump
     throw new UsageError(`"version" in ${manifestFile} is not a string; write it as "version": "1.0.0".`);
   }
   const next = nextVersion(current, release, options.force ?? false);
+  // An explicit version could be added, but where in the file is the author's choice to make.
+  if (current === undefined) throw new UsageError(`${manifestFile} has no "version"; add "version": "${next}" to it.`);
   const project = await findProjectPackage(root);
 
-  const writes: Array<{ file: string; text: string }> = [];
-  if (current === undefined) throw new UsageError(`${manifestFile} has no "version"; add "version": "${next}" to it.`);
-  writes.push({ file: manifestFile, text: replaceVersion(manifest.text, next) });
+  const writes = [{ file: manifestFile, text: replaceVersion(manifest.text, next) }];
   let packageJson: VersionChange | undefined;
   const packageVersion = project?.json.value['version'];
   if (project && typeof packageVersion === 'string') {
