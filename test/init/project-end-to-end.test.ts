@@ -150,8 +150,9 @@ describe.skipIf(process.platform === 'win32')('slow: packed, installed, scaffold
 
   beforeAll(async () => {
     work = await realpath(await mkdtemp(path.join(tmpdir(), 'pipeline-e2e-')));
-    // npm pack runs `prepare`, which finds dist/ already built by `npm test` and builds nothing.
-    const packed = await ok(`npm pack --pack-destination ${quote(work)} ${NPM_FLAGS}`, REPO);
+    // Without `prepare`: it would find dist/ up to date after `npm test`'s build, but after a
+    // change to the sources it would rebuild dist/ under the other test files using it.
+    const packed = await ok(`npm pack --ignore-scripts --pack-destination ${quote(work)} ${NPM_FLAGS}`, REPO);
     tarball = path.join(work, packed.stdout.trim().split('\n').at(-1)!);
     const prefix = path.join(work, 'global');
     await ok(`npm install -g --prefix ${quote(prefix)} ${quote(tarball)} ${NPM_FLAGS}`, work);
@@ -174,7 +175,8 @@ describe.skipIf(process.platform === 'win32')('slow: packed, installed, scaffold
     expect(await readdir(path.join(installed, 'dist'))).not.toContain('.build-inputs');
   });
 
-  it.each([
+  // The two projects at once: most of the time goes to npm and tsc waiting on each other.
+  it.concurrent.each([
     // From the global install as it is: init records that copy's folder.
     { type: 'standalone', flags: ['--short-name', 'Café'], fromTarball: false },
     // Told where to find pipeline-tool: the tarball itself.

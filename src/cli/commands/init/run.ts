@@ -223,9 +223,13 @@ function toolkitNote(result: InitResult): string | undefined {
   if (!result.written.includes('package.json')) return undefined;
   if (toolkit.running && toolkit.kind === 'registry') return undefined;
   if (toolkit.running) {
-    return `This pipeline-tool was not installed from the npm registry, so the project's package.json installs it from this copy: ${toolkit.spec}\n(choose another source with --pipeline-tool <spec>).`;
+    return (
+      `This pipeline-tool was not installed from the npm registry, so the project's package.json installs it from this copy: ${toolkit.spec}\n` +
+      '(choose another source with --pipeline-tool <spec>). CI elsewhere cannot reach that path: depend on a published version or a git URL before pushing.'
+    );
   }
-  return `The project's package.json installs pipeline-tool from ${toolkit.spec} (--pipeline-tool).`;
+  const local = toolkit.kind === 'local' ? ' CI elsewhere cannot reach that path: depend on a published version or a git URL before pushing.' : '';
+  return `The project's package.json installs pipeline-tool from ${toolkit.spec} (--pipeline-tool).${local}`;
 }
 
 /** Quotes a path for a POSIX shell when it holds anything beyond plain path characters. */
