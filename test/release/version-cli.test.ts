@@ -59,6 +59,13 @@ describe('pipeline-tool version', () => {
     expect(readdirSync(path.join(root, 'dist'))).toEqual(['Café-1.1.0.zip']);
   });
 
+  it('keeps a byte-order mark, CRLF line ends and an escaped "version" text elsewhere as they were', () => {
+    const text = '\uFEFF{\r\n  "description": "Says \\"version\\": \\"1.0.0\\".",\r\n  "version" : "1.0.0",\r\n  "nested": { "version": "1.0.0" }\r\n}\r\n';
+    const root = project(text);
+    expect(runCli(['version', 'major'], { cwd: root }).code).toBe(0);
+    expect(read(path.join(root, 'src/manifest.json'))).toBe(text.replace('"version" : "1.0.0"', '"version" : "2.0.0"'));
+  });
+
   it('leaves alone a package.json that does not use pipeline-tool (a monorepo root, say)', () => {
     const root = project(MANIFEST, { name: 'monorepo', version: '7.0.0', private: true });
     expect(runCli(['version', 'patch'], { cwd: root }).code).toBe(0);
