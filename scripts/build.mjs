@@ -1,7 +1,8 @@
 // Build: generate the precompiled manifest-schema validator, compile TypeScript, then bundle the
 // CLI. Precompiling keeps ajv's schema compiler (tens of milliseconds) out of every `validate` run;
 // bundling keeps Node's module loader out of it (see bundleCli below).
-import { mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -28,18 +29,54 @@ writeFileSync(
 );
 
 if (process.argv.includes('--generate-only')) process.exit(0);
-rmSync(path.join(root, 'dist'), { recursive: true, force: true });
-execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.json')], {
-  stdio: 'inherit',
-});
-await bundleCli();
+const stamp = path.join(root, 'dist', '.build-inputs');
+const inputs = hashInputs();
+const upToDate = existsSync(stamp) && readFileSync(stamp, 'utf8') === inputs && existsSync(path.join(root, 'dist/cli/main.js'));
+if (process.argv.includes('--if-changed') && upToDate) {
+  console.error('dist/ is up to date with its sources; not rebuilt.');
+} else {
+  rmSync(path.join(root, 'dist'), { recursive: true, force: true });
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.json')], {
+    stdio: 'inherit',
+  });
+  await bundleCli();
+  // Written last: a build that failed half way leaves no stamp, so the next one starts afresh.
+  writeFileSync(stamp, inputs);
+}
+if (process.argv.includes('--published')) {
+  // `npm publish` (prepublishOnly) marks the package as the registry's copy; `init` reads the mark
+  // to decide how a new project depends on pipeline-tool (src/core/init/toolkit-source.ts).
+  const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  writeFileSync(path.join(root, 'dist', 'published.json'), `${JSON.stringify({ version })}\n`);
+}
+
+/**
+ * What dist/ is made from, as one hash of contents (not times: a checkout or a copy changes
+ * times, not what is built). `prepare` builds on `npm ci` and `npm pack`, and `npm test` builds
+ * too; with --if-changed the second of those finds the stamp matching and builds nothing.
+ */
+function hashInputs() {
+  const hash = createHash('sha256');
+  const add = (relative) => {
+    const file = path.join(root, relative);
+    if (statSync(file).isDirectory()) {
+      for (const name of readdirSync(file).sort()) add(path.join(relative, name));
+    } else {
+      hash.update(`${relative.split(path.sep).join('/')}\0`).update(readFileSync(file)).update('\0');
+    }
+  };
+  for (const input of ['src', 'schemas', 'scripts/build.mjs', 'tsconfig.json', 'package.json', 'package-lock.json']) {
+    if (existsSync(path.join(root, input))) add(input);
+  }
+  return hash.digest('hex');
+}
 
 /*
  * tsc writes one file per module, and `validate` on an ordinary bundle used to reach about 120 of
  * them. Node's ES module loader resolves, reads, compiles and links each in turn, which was most
  * of that command's start-up. So dist/cli/ is replaced by one file per command: main.js (commander
  * and the command definitions) and, loaded only when that command runs, validate.js, pack.js,
- * dev.js, init.js and rules.js, each holding everything it needs. The rest of dist/ stays tsc's
+ * dev.js, init.js, version.js and rules.js, each holding everything it needs. The rest of dist/ stays tsc's
  * output: it is the library (`import ... from 'pipeline-tool'`) with its type declarations.
  */
 async function bundleCli() {
@@ -53,6 +90,7 @@ async function bundleCli() {
     'pack.js': 'cli/commands/pack/run.js',
     'dev.js': 'cli/commands/dev/run.js',
     'init.js': 'cli/commands/init/run.js',
+    'version.js': 'cli/commands/version/run.js',
     'rules.js': 'core/rules/index.js',
   };
   const bundled = new Map(Object.entries(files).map(([name, from]) => [path.join(dist, from), name]));

@@ -10,6 +10,7 @@ export type { Rule, AnyRule } from './core/rules/rule.js';
 export { UsageError } from './core/errors.js';
 export { ALLOWED_EXTENSIONS } from './core/paths.js';
 export { initProject, planProject, checkAnswers, completeAnswers, describeAnswerProblem, InitAnswersError, type InitAnswers, type InitOptions, type InitResult, type AnswerProblem, type ToolType } from './core/init/index.js';
+export { runningToolkitSource, toolkitSourceFrom, type ToolkitSource } from './core/init/index.js';
 export {
   packFolder,
   ManifestElsewhereError,
@@ -21,6 +22,7 @@ export {
   type IncludedFile,
 } from './core/pack/pack-folder.js';
 export { DestinationExistsError } from './core/pack/destination.js';
+export { bumpVersion, nextVersion, RELEASE_TYPES, type BumpOptions, type BumpResult, type ReleaseType, type VersionChange } from './core/release/bump-version.js';
 export type { ExcludedEntry, ExclusionReason } from './core/pack/select-files.js';
 export { startDevServer, DevServerError, type DevServer, type DevServerOptions } from './dev/server.js';
 export {

@@ -8,6 +8,7 @@ import { registerValidate } from './commands/validate/command.js';
 import { registerDev } from './commands/dev/command.js';
 import { registerPack } from './commands/pack/command.js';
 import { registerInit } from './commands/init/command.js';
+import { registerVersion } from './commands/version/command.js';
 
 /** What every command's registration gets: where to print, and where to put its exit code. */
 export interface CommandContext {
@@ -52,6 +53,7 @@ Exit codes: 0 clean, 1 problems found, 2 could not run.`,
   registerDev(program, context);
   registerPack(program, context);
   registerInit(program, context);
+  registerVersion(program, context);
   registerRules(program, context);
 
   for (const command of program.commands) command.exitOverride().configureOutput(program.configureOutput());

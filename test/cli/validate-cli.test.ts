@@ -104,6 +104,18 @@ describe('validate: output formats', () => {
     expect(forZip.stdout).toMatch(/^::error file=bundle\.zip,title=pipeline-tool path-unsafe::\.\.\/evil\.js: /m);
   });
 
+  it('github: paths relative to the repository (GITHUB_WORKSPACE) when the project is a subfolder of it', () => {
+    const folder = writeFolder({ ...goodFiles(), 'manifest.json': '{\n  "name": "K",\n  "oops"\n}' });
+    const project = path.dirname(folder);
+    const repository = path.dirname(project);
+    const inRepository = runCli(['validate', path.basename(folder), '--format', 'github'], { cwd: project, env: { GITHUB_WORKSPACE: repository } });
+    const expected = [path.basename(project), path.basename(folder), 'manifest.json'].join('/');
+    expect(inRepository.stdout).toMatch(new RegExp(`^::error file=${expected.replace(/[.]/g, '\\.')},line=4,col=1,`, 'm'));
+    // A bundle outside the workspace keeps paths relative to where the command runs.
+    const elsewhere = runCli(['validate', path.basename(folder), '--format', 'github'], { cwd: project, env: { GITHUB_WORKSPACE: path.join(repository, 'other') } });
+    expect(elsewhere.stdout).toMatch(new RegExp(`^::error file=${path.basename(folder)}/manifest\\.json,line=4,`, 'm'));
+  });
+
   it('github: escapes newlines and percent signs in messages', () => {
     const folder = writeFolder({ ...goodFiles(), 'manifest.json': JSON.stringify({ ...goodManifest, type: '100%\nnew' }) });
     const out = runCli(['validate', folder, '--format', 'github']).stdout;

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateBundle } from '../../src/core/validate.js';
@@ -38,10 +38,26 @@ describe('init with flags', () => {
       version: '2.1.0',
     });
     await expectCleanTool(project);
-    // The next steps name the commands to develop, pack and validate.
-    for (const command of ['cd estimator', 'npm install', 'pipeline-tool dev src', 'pipeline-tool pack src -o dist/', 'pipeline-tool validate dist/Kitchen-2.1.0.zip']) {
+    // The next steps are the project's own scripts, with the zip's real name.
+    for (const command of ['cd estimator', 'npm install', 'npm run dev', 'npm run pack', 'dist/Kitchen-2.1.0.zip', 'npx pipeline-tool version patch']) {
       expect(result.stdout).toContain(command);
     }
+  });
+
+  it('names pipeline-tool commands in its next steps where the project has no scripts for them', async () => {
+    const cwd = await tempDir();
+    const project = path.join(cwd, 'x');
+    await mkdir(project);
+    // An existing package.json is kept as it was, so the project's scripts are not ours.
+    await writeFile(path.join(project, 'package.json'), '{"name": "mine"}\n');
+    const result = await runCli(['init', 'x', '--yes', '--force'], { cwd });
+    expect(result.code).toBe(EXIT.ok);
+    expect(result.stdout).toContain('npx pipeline-tool dev src');
+    expect(result.stdout).toContain('npx pipeline-tool pack src -o dist/');
+    expect(result.stdout).not.toContain('npm run');
+    // Nothing was written to package.json, so nothing is said about its dependency either.
+    expect(result.stdout).not.toContain('file:');
+    expect(await readFile(path.join(project, 'package.json'), 'utf8')).toBe('{"name": "mine"}\n');
   });
 
   it('takes --version as the tool version, not as a request for pipeline-tool’s', async () => {

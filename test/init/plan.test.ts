@@ -43,8 +43,10 @@ describe('planProject', () => {
       description: answers.description,
       entry: 'index.html',
     });
-    const pkg = JSON.parse(files.get('package.json') ?? '') as { name: string; devDependencies: Record<string, string> };
-    expect(pkg.name).toBe('toms-estimator');
+    const pkg = JSON.parse(files.get('package.json') ?? '') as Record<string, unknown> & { devDependencies: Record<string, string> };
+    // Name and version lead; the version is the tool's, so `pipeline-tool version` moves both.
+    expect(Object.keys(pkg).slice(0, 2)).toEqual(['name', 'version']);
+    expect(pkg).toMatchObject({ name: 'toms-estimator', version: '1.2.3' });
     expect(pkg.devDependencies['pipeline-tool']).toBe('^9.8.7');
   });
 

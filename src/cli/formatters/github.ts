@@ -7,18 +7,27 @@ const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').r
 const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
 /**
- * GitHub Actions annotations. An annotation must name a file of the repository: for a folder that
- * is the entry's path; for a zip, the zip itself, with the entry named in the message.
+ * GitHub Actions annotations. An annotation must name a file of the repository, by its path from
+ * the repository's root: for a folder, the entry's path (so validating a project's src/ points at
+ * the source line); for a zip, the zip itself, with the entry named in the message.
  */
 export function formatGithub(report: Report, options: FormatOptions): string {
-  const lines = visibleProblems(report, options).map((problem) => annotation(report, problem, options.cwd));
+  const root = base(report, options);
+  const lines = visibleProblems(report, options).map((problem) => annotation(report, problem, options.cwd, root));
   lines.push(summaryLine(report, options));
   return `${lines.join('\n')}\n`;
 }
 
-function annotation(report: Report, problem: Problem, cwd: string): string {
+/** The repository's root when the bundle lies inside it, so paths are the repository's own. */
+function base(report: Report, options: FormatOptions): string {
+  const bundle = path.resolve(options.cwd, report.bundle);
+  const inside = options.workspace === undefined ? undefined : path.relative(path.resolve(options.workspace), bundle);
+  return inside !== undefined && !inside.startsWith('..') && !path.isAbsolute(inside) ? path.resolve(options.workspace!) : options.cwd;
+}
+
+function annotation(report: Report, problem: Problem, cwd: string, base: string): string {
   const inFolder = report.kind === 'folder' && problem.file !== undefined;
-  const file = path.relative(cwd, inFolder ? path.join(report.bundle, problem.file!) : report.bundle) || '.';
+  const file = path.relative(base, path.resolve(cwd, inFolder ? path.join(report.bundle, problem.file!) : report.bundle)) || '.';
   const properties = [`file=${escapeProperty(file.split(path.sep).join('/'))}`];
   if (inFolder && problem.line !== undefined) properties.push(`line=${problem.line}`);
   if (inFolder && problem.column !== undefined) properties.push(`col=${problem.column}`);

@@ -6,6 +6,11 @@ export interface FormatOptions {
   quiet: boolean;
   /** The working folder, to print paths relative to it. */
   cwd: string;
+  /**
+   * GitHub's checkout of the repository (GITHUB_WORKSPACE). Annotations must name files relative
+   * to it, which differs from `cwd` when the tool's project is a subfolder of the repository.
+   */
+  workspace?: string;
 }
 
 export function visibleProblems(report: Report, options: FormatOptions) {

@@ -46,6 +46,11 @@ export async function readBridgeTypes(): Promise<string> {
   }
 }
 
+/** The folder of the running pipeline-tool (a checkout, or the installed package). */
+export function packageRoot(): string {
+  return fileURLToPath(PACKAGE_ROOT);
+}
+
 let toolkitVersion: string | undefined;
 
 /** The version of pipeline-tool that is running, for the new project's devDependency. */

@@ -28,4 +28,5 @@ export {
   type InitResult,
   type TargetState,
 } from './init-project.js';
+export { PUBLISHED_MARK, runningToolkitSource, toolkitSourceFrom, type ToolkitSource } from './toolkit-source.js';
 export { TOOL_FOLDER, packageNameFor, planProject, type PlanInput, type PlannedFile, type TemplateFile } from './plan.js';

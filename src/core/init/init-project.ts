@@ -4,6 +4,7 @@ import { UsageError } from '../errors.js';
 import { checkAnswers, describeAnswerProblem, normaliseAnswers, type AnswerProblem, type InitAnswers } from './answers.js';
 import { readBridgeTypes, readTemplate, readToolkitVersion } from './assets.js';
 import { packageNameFor, planProject, TOOL_FOLDER, type PlannedFile } from './plan.js';
+import { runningToolkitSource, type ToolkitSource } from './toolkit-source.js';
 
 export interface InitOptions {
   /** Folder to create the project in; it is created when missing. */
@@ -11,6 +12,8 @@ export interface InitOptions {
   answers: InitAnswers;
   /** Accept a folder that is not empty. Existing files are still never overwritten. */
   force?: boolean;
+  /** Where the project gets pipeline-tool from; default: the running copy (see runningToolkitSource). */
+  toolkit?: ToolkitSource;
 }
 
 export interface InitResult {
@@ -24,6 +27,10 @@ export interface InitResult {
   written: string[];
   /** Project-relative paths left alone because something already existed there (only with `force`). */
   skipped: string[];
+  /** The devDependency on pipeline-tool written into package.json. */
+  toolkit: ToolkitSource;
+  /** The scripts of the project's package.json as written (empty when it was skipped). */
+  scripts: Record<string, string>;
 }
 
 /** The answers cannot make a tool that passes validate; `problems` says why, field by field. */
@@ -77,9 +84,12 @@ export async function initProject(options: InitOptions): Promise<InitResult> {
 
   const [template, bridgeTypes] = await Promise.all([readTemplate(answers.type), readBridgeTypes()]);
   const packageName = packageNameFor(path.basename(directory));
-  const files = planProject({ answers, template, bridgeTypes, toolkitVersion: readToolkitVersion(), packageName });
+  const toolkit = options.toolkit ?? runningToolkitSource();
+  const files = planProject({ answers, template, bridgeTypes, toolkitVersion: readToolkitVersion(), toolkitSpec: toolkit.spec, packageName });
   const { written, skipped } = await writeFiles(directory, files);
-  return { directory, answers, packageName, toolFolder: TOOL_FOLDER, written, skipped };
+  const packageFile = written.includes('package.json') ? files.find((file) => file.path === 'package.json') : undefined;
+  const scripts = packageFile ? ((JSON.parse(packageFile.contents.toString('utf8')) as { scripts?: Record<string, string> }).scripts ?? {}) : {};
+  return { directory, answers, packageName, toolFolder: TOOL_FOLDER, written, skipped, toolkit, scripts };
 }
 
 async function writeFiles(root: string, files: readonly PlannedFile[]): Promise<{ written: string[]; skipped: string[] }> {

@@ -22,8 +22,10 @@ export interface PlanInput {
   template: readonly TemplateFile[];
   /** Text of the bridge declarations, copied into the project as pipeline.d.ts. */
   bridgeTypes: string;
-  /** Version of pipeline-tool itself, for the project's devDependency. */
+  /** Version of pipeline-tool itself, named in pipeline.d.ts. */
   toolkitVersion: string;
+  /** The project's devDependency on pipeline-tool (see toolkit-source.ts); default `^toolkitVersion`. */
+  toolkitSpec?: string;
   /** npm package name for the project's package.json (see {@link packageNameFor}). */
   packageName: string;
 }
@@ -96,8 +98,11 @@ function rewriteManifest(template: Record<string, unknown>, answers: InitAnswers
 
 function rewritePackageJson(template: Record<string, unknown>, input: PlanInput): Record<string, unknown> {
   const devDependencies = { ...(template['devDependencies'] as Record<string, string> | undefined) };
-  devDependencies['pipeline-tool'] = `^${input.toolkitVersion}`;
-  return { ...template, name: input.packageName, devDependencies };
+  devDependencies['pipeline-tool'] = input.toolkitSpec ?? `^${input.toolkitVersion}`;
+  // The project's version moves with the tool's: `pipeline-tool version` raises both.
+  const own = { name: input.packageName, version: input.answers.version };
+  // Name and version lead, as npm writes them; the template's own values are replaced in place.
+  return Object.assign({ ...own }, template, own, { devDependencies }) as Record<string, unknown>;
 }
 
 /** Replaces `{{field}}` in one pass, so a value that itself contains braces is never expanded. */

@@ -3,24 +3,44 @@ import { link, lstat, mkdir, open, rename, stat, unlink } from 'node:fs/promises
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 
-/** Keeps letters, digits, dot, dash and underscore; anything else becomes one dash. */
+/** The longest short name or version kept in a zip's name, in code points: far below 255 bytes. */
+const MAX_NAME_PART = 64;
+
+/**
+ * A piece of a file name that is safe on Windows, macOS and Linux. Letters and digits of every
+ * script are kept (in Unicode NFC, so `Café` is the same name however it was typed), as are `.`,
+ * `_` and `-`; every run of anything else (spaces, punctuation, symbols, the characters Windows
+ * forbids, `< > : " / \ | ? *`, control and invisible formatting characters) becomes one `-`.
+ * No leading dot or dash (a hidden file, something that reads like a flag) and no trailing dot
+ * (Windows drops it).
+ */
 export function safeFileName(text: string): string {
-  return text
-    .replace(/[^A-Za-z0-9._-]+/g, '-')
-    .replace(/^[.-]+/, '') // no hidden file, nothing that reads like a flag
+  return [
+    ...text
+      .normalize('NFC')
+      .replace(/[^\p{L}\p{M}\p{N}._-]+/gu, '-')
+      .replace(/^[.-]+/, '')
+      .replace(/[.-]+$/, ''),
+  ]
+    .slice(0, MAX_NAME_PART)
+    .join('')
     .replace(/[.-]+$/, '');
 }
 
+/** Names Windows keeps for devices, whatever their extension: `CON.zip` cannot be created. */
+const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
+
 /**
- * `<shortName>-<version>.zip`, made safe for every file system. Without a usable short name and
- * version (the manifest is missing or broken), the folder's name stands in; never empty.
+ * `<shortName>-<version>.zip`, made safe for every file system (see {@link safeFileName}).
+ * Without a usable short name and version (the manifest is missing or broken), the folder's name
+ * stands in; never empty, never a Windows device name.
  */
 export function defaultZipName(shortName: string | undefined, version: string | undefined, folderName: string): string {
   const fallback = safeFileName(folderName) || 'tool';
   const short = shortName === undefined ? '' : safeFileName(shortName);
   const safeVersion = version === undefined ? '' : safeFileName(version);
-  if (shortName === undefined || safeVersion === '') return `${fallback}.zip`;
-  return `${short || fallback}-${safeVersion}.zip`;
+  const stem = shortName === undefined || safeVersion === '' ? fallback : `${short || fallback}-${safeVersion}`;
+  return `${WINDOWS_DEVICE.test(stem.split('.')[0]!) ? `${stem}_` : stem}.zip`;
 }
 
 /**

@@ -9,6 +9,7 @@ export interface InitFlags {
   version?: string;
   yes: boolean;
   force: boolean;
+  pipelineTool?: string;
 }
 
 export function registerInit(program: Command, context: CommandContext): void {
@@ -29,6 +30,10 @@ export function registerInit(program: Command, context: CommandContext): void {
     .option('--version <semver>', "the tool's own version (offered at the prompt and taken with --yes: 1.0.0)")
     .option('-y, --yes', 'never ask: use defaults for whatever is not given', false)
     .option('--force', 'add to a folder that is not empty; existing files are kept, never overwritten', false)
+    .option(
+      '--pipeline-tool <spec>',
+      "where the project's npm install gets pipeline-tool: a version range, a folder or .tgz path, a git URL (default: ^<version> when this copy came from the npm registry, else this copy's folder)",
+    )
     .addHelpText(
       'after',
       `
@@ -36,6 +41,7 @@ Examples:
   $ pipeline-tool init                      asks for what it needs (on a terminal)
   $ pipeline-tool init estimator --type quoting_extension --name "Kitchen Estimator" --short-name Kitchen
   $ pipeline-tool init my-tool --yes        defaults for everything not given
+  $ pipeline-tool init my-tool --yes --pipeline-tool ./pipeline-tool-0.1.0.tgz
 
 Without a terminal (CI) nothing is asked: give every value as a flag, or add --yes.
 Exit codes: 0 created, 2 could not create (bad input, folder not empty, no terminal to ask on).`,

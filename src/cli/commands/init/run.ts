@@ -12,6 +12,7 @@ import {
   describeAnswerProblem,
   initProject,
   normaliseAnswers,
+  toolkitSourceFrom,
   type AnswerField,
   type AnswerProblem,
   type InitAnswers,
@@ -54,6 +55,7 @@ export async function runInit(dir: string | undefined, flags: InitFlags, io: Cli
     version: flags.version,
   }) as Partial<Record<AnswerField, string>>;
   refuse(checkAnswers(given), (field) => `${FLAGS[field]}: `);
+  const toolkit = flags.pipelineTool === undefined ? undefined : toolkitSourceFrom(flags.pipelineTool, io.cwd);
 
   const interactive = io.stdinIsTTY && !flags.yes;
   if (!interactive && !flags.yes) refuseMissing(dir, given);
@@ -74,7 +76,7 @@ export async function runInit(dir: string | undefined, flags: InitFlags, io: Cli
     prompter?.close();
   }
 
-  const result = await initProject({ directory, answers, force: flags.force });
+  const result = await initProject({ directory, answers, force: flags.force, ...(toolkit ? { toolkit } : {}) });
   io.stdout(summary(result, io.cwd, colour));
   return EXIT.ok;
 }
@@ -195,18 +197,39 @@ function summary(result: InitResult, cwd: string, colour: ChalkInstance): string
   if (result.skipped.length > 0) {
     lines.push('', 'These already existed and were left as they were:', ...result.skipped.map((file) => `  ${file}`));
   }
+  const toolkit = toolkitNote(result);
+  if (toolkit) lines.push('', toolkit);
   const steps: Array<[string, string]> = [];
   if (relative !== '') steps.push([`cd ${shellQuote(relative)}`, '']);
+  // The project's own scripts where it has them: they are what its README and CI use.
+  const { scripts } = result;
   steps.push(
     ['npm install', 'installs pipeline-tool and TypeScript for the project'],
-    [`npx pipeline-tool dev ${tool}`, 'runs the tool in an emulated Pipeline host'],
-    [`npx pipeline-tool pack ${tool} -o dist/`, 'builds the .zip to upload to the marketplace'],
-    [`npx pipeline-tool validate dist/${zipName}`, 'checks that zip against the marketplace rules'],
+    [scripts['dev'] !== undefined ? 'npm run dev' : `npx pipeline-tool dev ${tool}`, 'runs the tool in an emulated Pipeline host'],
+    scripts['pack'] !== undefined
+      ? ['npm run pack', `builds dist/${zipName} to upload, checked against the marketplace rules`]
+      : [`npx pipeline-tool pack ${tool} -o dist/`, `builds dist/${zipName} to upload, checked against the marketplace rules`],
+    [`npx pipeline-tool version patch`, 'raises the version before the next release'],
   );
   const width = Math.max(...steps.map(([command]) => command.length));
   lines.push('', 'Next steps:', ...steps.map(([command, why]) => `  ${colour.cyan(command.padEnd(width))}${why ? `   ${colour.dim(why)}` : ''}`.trimEnd()));
   lines.push('', `The project's README.md explains the files and the patterns the tool follows.`, '');
   return lines.join('\n');
+}
+
+/** Says where the project installs pipeline-tool from, unless that is simply the registry. */
+function toolkitNote(result: InitResult): string | undefined {
+  const { toolkit } = result;
+  if (!result.written.includes('package.json')) return undefined;
+  if (toolkit.running && toolkit.kind === 'registry') return undefined;
+  if (toolkit.running) {
+    return (
+      `This pipeline-tool was not installed from the npm registry, so the project's package.json installs it from this copy: ${toolkit.spec}\n` +
+      '(choose another source with --pipeline-tool <spec>). CI elsewhere cannot reach that path: depend on a published version or a git URL before pushing.'
+    );
+  }
+  const local = toolkit.kind === 'local' ? ' CI elsewhere cannot reach that path: depend on a published version or a git URL before pushing.' : '';
+  return `The project's package.json installs pipeline-tool from ${toolkit.spec} (--pipeline-tool).${local}`;
 }
 
 /** Quotes a path for a POSIX shell when it holds anything beyond plain path characters. */

@@ -36,7 +36,13 @@ export async function runPack(dir: string, flags: PackFlags, io: CliIo): Promise
       onProgress: progress.update,
     });
     progress.stop();
-    const options: PackOutputOptions = { colour: useColour(io, io.stdoutIsTTY), quiet: flags.quiet ?? false, cwd: io.cwd, folder: dir };
+    const options: PackOutputOptions = {
+      colour: useColour(io, io.stdoutIsTTY),
+      quiet: flags.quiet ?? false,
+      cwd: io.cwd,
+      workspace: io.env['GITHUB_WORKSPACE'] || undefined,
+      folder: dir,
+    };
     if (flags.format === 'json') {
       const { formatPackJson } = await import('./format-json.js');
       io.stdout(formatPackJson(result, options));

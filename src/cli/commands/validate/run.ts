@@ -24,7 +24,7 @@ export async function printReport(report: Report, flags: Pick<ValidateFlags, 'fo
   const colour = useColour(io, io.stdoutIsTTY);
   const formatter = await loadFormatter(flags.format, { colour });
   if (!formatter) throw new UsageError(`unknown format "${flags.format}".`);
-  io.stdout(formatter(report, { colour, quiet: flags.quiet, cwd: io.cwd }));
+  io.stdout(formatter(report, { colour, quiet: flags.quiet, cwd: io.cwd, workspace: io.env['GITHUB_WORKSPACE'] || undefined }));
 }
 
 export function exitCodeFor(report: Report, maxWarnings: number | undefined): number {

@@ -1,0 +1,202 @@
+import { randomBytes } from 'node:crypto';
+import { lstat, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import type compareVersions from 'semver/functions/compare.js';
+import type incrementVersion from 'semver/functions/inc.js';
+import { UsageError } from '../errors.js';
+import { scanJson } from '../json/scan-json.js';
+import { MANIFEST_PATH } from '../paths.js';
+import { defaultZipName } from '../pack/destination.js';
+import { isStrictSemver } from '../rules/manifest-version.js';
+
+const require = createRequire(import.meta.url);
+const semver = {
+  compare: require('semver/functions/compare.js') as typeof compareVersions,
+  inc: require('semver/functions/inc.js') as typeof incrementVersion,
+};
+
+export const RELEASE_TYPES = ['major', 'minor', 'patch'] as const;
+export type ReleaseType = (typeof RELEASE_TYPES)[number];
+
+/** The largest file either JSON file may be; a manifest is capped far lower by validate. */
+const MAX_JSON_BYTES = 1_000_000;
+
+export interface VersionChange {
+  /** Absolute path of the file changed. */
+  file: string;
+  from: string;
+  to: string;
+}
+
+export interface BumpOptions {
+  /** Allow a version lower than (or equal to) the current one. */
+  force?: boolean;
+  /** Resolves a relative folder. Default: process.cwd(). */
+  cwd?: string;
+}
+
+export interface BumpResult {
+  /** The tool folder, absolute. */
+  folder: string;
+  manifest: VersionChange;
+  /** The project's package.json, when it was found and holds a version. */
+  packageJson?: VersionChange;
+  /** The project's package.json scripts (empty without one), to say what to run next. */
+  scripts: Record<string, string>;
+  /** The name `pack` now gives the zip. */
+  zipName: string;
+}
+
+/**
+ * The version after `release`: one of major, minor, patch (from the current version), or an
+ * explicit strict SemVer version. Never lower than or equal to the current one unless `force`.
+ */
+export function nextVersion(current: string | undefined, release: string, force = false): string {
+  const isType = (RELEASE_TYPES as readonly string[]).includes(release);
+  if (!isType && !isStrictSemver(release)) {
+    throw new UsageError(`"${release}" is not a release: give major, minor or patch, or a SemVer version like 1.2.0.`);
+  }
+  const usable = current !== undefined && isStrictSemver(current);
+  if (isType) {
+    if (!usable) {
+      throw new UsageError(
+        `the manifest's version ${current === undefined ? 'is missing' : `"${current}" is not SemVer`}, so it cannot be raised by a ${release}; give the new version itself, like 1.0.0.`,
+      );
+    }
+    return semver.inc(current, release as ReleaseType)!;
+  }
+  if (usable && !force && semver.compare(release, current) <= 0) {
+    const relation = semver.compare(release, current) === 0 ? 'is the current version' : `is lower than the current ${current}`;
+    throw new UsageError(`${release} ${relation}; a release must be higher. Add --force to set it anyway.`);
+  }
+  return release;
+}
+
+/**
+ * Raises the version in a tool folder's manifest.json, and in the project's package.json when
+ * there is one with a version. Both files are read and checked before either is written; each is
+ * replaced in one step, changed only in the version's value (formatting and key order stay).
+ */
+export async function bumpVersion(folder: string, release: string, options: BumpOptions = {}): Promise<BumpResult> {
+  const root = path.resolve(options.cwd ?? process.cwd(), folder);
+  const manifestFile = path.join(root, MANIFEST_PATH);
+  await requireManifest(root, folder, manifestFile);
+  const manifest = await readJsonObject(manifestFile, MANIFEST_PATH);
+  const current = typeof manifest.value['version'] === 'string' ? manifest.value['version'] : undefined;
+  if (current === undefined && manifest.value['version'] !== undefined) {
+    throw new UsageError(`"version" in ${manifestFile} is not a string; write it as "version": "1.0.0".`);
+  }
+  const next = nextVersion(current, release, options.force ?? false);
+  // An explicit version could be added, but where in the file is the author's choice to make.
+  if (current === undefined) throw new UsageError(`${manifestFile} has no "version"; add "version": "${next}" to it.`);
+  const project = await findProjectPackage(root);
+
+  const writes = [{ file: manifestFile, text: replaceVersion(manifest.text, next) }];
+  let packageJson: VersionChange | undefined;
+  const packageVersion = project?.json.value['version'];
+  if (project && typeof packageVersion === 'string') {
+    writes.push({ file: project.file, text: replaceVersion(project.json.text, next) });
+    packageJson = { file: project.file, from: packageVersion, to: next };
+  }
+  for (const write of writes) await replaceFile(write.file, write.text);
+
+  const shortName = typeof manifest.value['shortName'] === 'string' ? manifest.value['shortName'].trim() : undefined;
+  return {
+    folder: root,
+    manifest: { file: manifestFile, from: current, to: next },
+    ...(packageJson ? { packageJson } : {}),
+    scripts: project ? scriptsOf(project.json.value) : {},
+    zipName: defaultZipName(shortName, next, path.basename(root)),
+  };
+}
+
+async function requireManifest(root: string, given: string, manifestFile: string): Promise<void> {
+  const folder = await stat(root).catch(() => undefined);
+  if (!folder?.isDirectory()) throw new UsageError(`${given} is not a folder. Give the tool folder, the one holding manifest.json.`);
+  const info = await lstat(manifestFile).catch(() => undefined);
+  if (info?.isSymbolicLink()) throw new UsageError(`${manifestFile} is a symbolic link, which pack leaves out of the bundle; make it a plain file.`);
+  if (info?.isFile()) return;
+  const inside = await lstat(path.join(root, 'src', MANIFEST_PATH)).catch(() => undefined);
+  throw new UsageError(
+    `${given} has no manifest.json.` + (inside?.isFile() ? ` The tool seems to be in ${path.join(given, 'src')}: pipeline-tool version <release> ${path.join(given, 'src')}` : ' Give the tool folder, the one holding manifest.json.'),
+  );
+}
+
+interface JsonFile {
+  text: string;
+  value: Record<string, unknown>;
+}
+
+async function readJsonObject(file: string, label: string): Promise<JsonFile> {
+  const bytes = await readFile(file).catch((error: Error) => {
+    throw new UsageError(`cannot read ${file}: ${error.message}`);
+  });
+  if (bytes.length > MAX_JSON_BYTES) throw new UsageError(`${file} is larger than ${MAX_JSON_BYTES} bytes; that is not a ${label}.`);
+  // A byte-order mark is kept as it was; the scanner and JSON.parse read what follows it.
+  const text = bytes.toString('utf8');
+  const body = text.replace(/^\uFEFF/, '');
+  const scan = scanJson(body);
+  if (!scan.ok) throw new UsageError(`${file} is not valid JSON (${scan.message}); fix it, then run this again.`);
+  if (scan.duplicates.some((duplicate) => duplicate.pointer === '/version')) {
+    throw new UsageError(`${file} has "version" more than once; keep one, then run this again.`);
+  }
+  const value: unknown = JSON.parse(body);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`${file} is not a JSON object; it cannot hold a version.`);
+  return { text, value: value as Record<string, unknown> };
+}
+
+/**
+ * The project's package.json: in the tool folder itself, or in the folder above it (the layout
+ * `init` creates), as long as it names pipeline-tool among its dependencies. A package.json
+ * elsewhere up the tree belongs to something else (a monorepo, a home folder) and is left alone.
+ */
+async function findProjectPackage(root: string): Promise<{ file: string; json: JsonFile } | undefined> {
+  for (const folder of [root, path.dirname(root)]) {
+    const file = path.join(folder, 'package.json');
+    const info = await lstat(file).catch(() => undefined);
+    if (!info?.isFile()) continue;
+    const json = await readJsonObject(file, 'package.json');
+    const uses = ['dependencies', 'devDependencies'].some((field) => {
+      const list = json.value[field];
+      return typeof list === 'object' && list !== null && 'pipeline-tool' in list;
+    });
+    if (uses) return { file, json };
+  }
+  return undefined;
+}
+
+function scriptsOf(json: Record<string, unknown>): Record<string, string> {
+  const scripts = json['scripts'];
+  if (typeof scripts !== 'object' || scripts === null) return {};
+  return Object.fromEntries(Object.entries(scripts).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+}
+
+/** The text with the top-level "version" value replaced, and nothing else touched. */
+function replaceVersion(text: string, next: string): string {
+  const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const body = text.slice(bom.length);
+  const scan = scanJson(body);
+  if (!scan.ok) throw new UsageError(`not valid JSON: ${scan.message}`);
+  // The scanner records a member at its key; its value is the string after the colon.
+  const keyAt = scan.offsets.get('/version');
+  if (keyAt === undefined) throw new Error('the version was read but not located');
+  const match = /^"version"\s*:\s*"(?:[^"\\]|\\.)*"/.exec(body.slice(keyAt));
+  if (!match) throw new UsageError('the "version" key is written with escapes; write it plainly as "version".');
+  const start = keyAt + match[0].indexOf(':');
+  const valueAt = body.indexOf('"', start);
+  return bom + body.slice(0, valueAt) + JSON.stringify(next) + body.slice(keyAt + match[0].length);
+}
+
+/** Writes beside the file and renames over it: the file is either the old or the new text. */
+async function replaceFile(file: string, text: string): Promise<void> {
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    const { mode } = await stat(file);
+    await writeFile(temp, text, { flag: 'wx', mode });
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw new UsageError(`cannot write ${file}: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,243 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO } from './helpers.js';
+
+/*
+ * Slow (about a minute on a 2-core machine, most of it npm and tsc): the whole road a new user
+ * takes, for real. pipeline-tool is packed with `npm pack` and installed globally from that
+ * tarball into a private prefix; that command scaffolds each template; each project is installed
+ * with npm (from the registry, or npm's cache, for TypeScript and pipeline-tool's dependencies);
+ * then the steps of the project's CI workflow and every script of its package.json run as they
+ * are written, some twice, as a release would run them. Scripts and steps are read from the
+ * generated files, so this keeps testing whatever the templates come to define.
+ */
+
+const NPM_FLAGS = '--prefer-offline --no-audit --no-fund';
+/** Scripts that serve until stopped; `dev` is started, checked and stopped instead. */
+const SERVING = new Set(['dev', 'start', 'watch']);
+/** Names npm runs by itself around its own commands, not meant to be run on their own. */
+const LIFECYCLE = /^(?:pre|post)|^(?:install|prepare|prepack|prepublishOnly)$/;
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** npm and the tool as a user's shell would run them: no settings inherited from an outer npm. */
+function environment(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key) && key !== 'FORCE_COLOR') env[key] = value;
+  // The workflow's own `npm ci` line runs unchanged; these make it as quiet and cache-friendly.
+  return { ...env, NO_COLOR: '1', CI: 'true', npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+}
+
+function sh(command: string, cwd: string, timeout = 150_000): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, { cwd, shell: true, env: environment(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeout);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+async function ok(command: string, cwd: string): Promise<Ran> {
+  const started = Date.now();
+  const ran = await sh(command, cwd);
+  if (process.env['E2E_TIMES']) process.stderr.write(`${((Date.now() - started) / 1000).toFixed(1)}s  ${command}\n`);
+  expect(ran.code, `${command} in ${cwd}\n${ran.stdout}\n${ran.stderr}`).toBe(0);
+  return ran;
+}
+
+const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * The `run:` commands of a workflow, in order. A block (`run: |`) is its lines joined; a step
+ * that `uses:` an action is GitHub's part (checkout, setup-node, upload) and is left out.
+ */
+function workflowRuns(yaml: string): string[] {
+  const lines = yaml.split(/\r?\n/);
+  const runs: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const match = /^(\s*(?:-\s+)?)run:\s*(.*)$/.exec(lines[i]!);
+    if (!match) continue;
+    const value = match[2]!.trim();
+    const keyColumn = match[1]!.length;
+    if (value !== '|' && value !== '>') {
+      runs.push(value.replace(/^(['"])(.*)\1$/, '$2'));
+      continue;
+    }
+    const block: string[] = [];
+    while (i + 1 < lines.length && (lines[i + 1]!.trim() === '' || lines[i + 1]!.search(/\S/) > keyColumn)) block.push(lines[++i]!.trim());
+    runs.push(block.filter((line) => line !== '').join(value === '|' ? '\n' : ' '));
+  }
+  return runs;
+}
+
+/** The scripts a CI line runs through npm (`npm run pack -- --format github` runs pack). */
+function scriptsRunBy(line: string): string[] {
+  return [...line.matchAll(/\bnpm (?:run(?:-script)?|test|t)\b\s*([\w:.-]*)/g)].map((match) => (/^npm (?:test|t)\b/.test(match[0]) ? 'test' : match[1]!));
+}
+
+/** Starts the dev script on a free port, fetches the page it prints, and stops it. */
+async function checkDevServer(project: string): Promise<void> {
+  const child = spawn('npm run dev -- --port 0', { cwd: project, shell: true, detached: true, env: environment(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`npm run dev printed no address:\n${output}`)), 60_000);
+      const look = (chunk: Buffer) => {
+        output += chunk.toString('utf8');
+        const found = /Open:\s+(http:\/\/\S+)/.exec(output);
+        if (found) {
+          clearTimeout(timer);
+          resolve(found[1]!);
+        }
+      };
+      child.stdout.on('data', look);
+      child.stderr.on('data', look);
+      child.on('close', (code) => reject(new Error(`npm run dev ended (${code}):\n${output}`)));
+    });
+    const response = await fetch(url);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toMatch(/^<!doctype html>/i);
+  } finally {
+    // The group: npm, its shell, and the server it started.
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+  }
+}
+
+/** The package as a dependency: importable, and typed (a wrong call fails the type check). */
+async function checkLibrary(project: string): Promise<void> {
+  await writeFile(
+    path.join(project, 'library.mts'),
+    `import { bumpVersion, validateBundle, type Report } from 'pipeline-tool';
+import type { BridgeAddLineDto } from 'pipeline-tool/bridge';
+export const line: BridgeAddLineDto = { qty: 1, unitPrice: 95, taxRate: 0.15 };
+export const check: (bundle: string) => Promise<Report> = validateBundle;
+// @ts-expect-error a release is a string; were the types missing, this line would be an error
+export const wrong = () => bumpVersion('src', 3);
+const report = await validateBundle('src');
+console.log(JSON.stringify({ ok: report.ok, kind: report.kind }));
+`,
+  );
+  const compilerOptions = { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: [] };
+  await writeFile(path.join(project, 'library.tsconfig.json'), JSON.stringify({ compilerOptions, files: ['library.mts'] }));
+  await ok('npx tsc -p library.tsconfig.json', project);
+  await writeFile(path.join(project, 'library.mjs'), (await readFile(path.join(project, 'library.mts'), 'utf8')).replace(/^(import type|export const|\/\/).*$/gm, '').replace(/, type Report/, ''));
+  expect(JSON.parse((await ok('node library.mjs', project)).stdout)).toEqual({ ok: true, kind: 'folder' });
+}
+
+const sha256 = async (file: string) => createHash('sha256').update(await readFile(file)).digest('hex');
+const readJson = async <T>(file: string) => JSON.parse(await readFile(file, 'utf8')) as T;
+
+describe.skipIf(process.platform === 'win32')('slow: packed, installed, scaffolded; a new project runs its scripts and CI steps for real', () => {
+  let work: string;
+  let tarball: string;
+  let installed: string;
+  let bin: string;
+
+  beforeAll(async () => {
+    work = await realpath(await mkdtemp(path.join(tmpdir(), 'pipeline-e2e-')));
+    // Without `prepare`: it would find dist/ up to date after `npm test`'s build, but after a
+    // change to the sources it would rebuild dist/ under the other test files using it.
+    const packed = await ok(`npm pack --ignore-scripts --pack-destination ${quote(work)} ${NPM_FLAGS}`, REPO);
+    tarball = path.join(work, packed.stdout.trim().split('\n').at(-1)!);
+    const prefix = path.join(work, 'global');
+    await ok(`npm install -g --prefix ${quote(prefix)} ${quote(tarball)} ${NPM_FLAGS}`, work);
+    installed = path.join(prefix, 'lib', 'node_modules', 'pipeline-tool');
+    bin = path.join(prefix, 'bin', 'pipeline-tool');
+  }, 180_000);
+
+  afterAll(async () => {
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it('the tarball installs a working command, with the library and its types, and nothing of the build', async () => {
+    const { version } = await readJson<{ version: string }>(path.join(REPO, 'package.json'));
+    expect((await ok(`${quote(bin)} --version`, work)).stdout).toBe(`${version}\n`);
+    expect((await ok(`${quote(bin)} version --help`, work)).stdout).toContain('<release>');
+    const shipped = await readdir(installed);
+    expect(shipped.sort()).toEqual(['README.md', 'bin', 'dist', 'node_modules', 'package.json', 'schemas', 'scripts', 'templates']);
+    expect(await readdir(path.join(installed, 'scripts'))).toEqual(['prepare.mjs']);
+    expect(await readdir(path.join(installed, 'dist'))).toEqual(expect.arrayContaining(['index.js', 'index.d.ts', 'cli']));
+    expect(await readdir(path.join(installed, 'dist'))).not.toContain('.build-inputs');
+  });
+
+  // The two projects at once: most of the time goes to npm and tsc waiting on each other.
+  it.concurrent.each([
+    // From the global install as it is: init records that copy's folder.
+    { type: 'standalone', flags: ['--short-name', 'Café'], fromTarball: false },
+    // Told where to find pipeline-tool: the tarball itself.
+    { type: 'quoting_extension', flags: [], fromTarball: true },
+  ])('$type: installs, passes every CI step and script, packs again after a change and after a release', async ({ type, flags, fromTarball }) => {
+    const root = path.join(work, type);
+    const extra = [...flags, ...(fromTarball ? ['--pipeline-tool', tarball] : [])].map(quote).join(' ');
+    const created = await ok(`${quote(bin)} init ${quote(root)} --yes --type ${type} --name 'Café Estimator' ${extra}`, work);
+    const spec = `file:${fromTarball ? tarball : await realpath(installed)}`;
+    expect(created.stdout).toContain(spec);
+    const pkg = await readJson<{ scripts: Record<string, string>; devDependencies: Record<string, string> }>(path.join(root, 'package.json'));
+    expect(pkg.devDependencies['pipeline-tool']).toBe(spec);
+    for (const name of ['dev', 'pack']) if (pkg.scripts[name] !== undefined) expect(created.stdout).toContain(`npm run ${name}`);
+
+    await ok(`npm install ${NPM_FLAGS}`, root);
+
+    // The workflow's steps, as written: npm ci, the type check, validate, pack.
+    const runs = workflowRuns(await readFile(path.join(root, '.github/workflows/validate.yml'), 'utf8'));
+    expect(runs.length).toBeGreaterThan(2);
+    for (const line of runs) await ok(line, root);
+    const ranByCi = new Set(runs.flatMap(scriptsRunBy));
+
+    // Every other script, except servers, which are started and stopped.
+    for (const name of Object.keys(pkg.scripts)) {
+      if (ranByCi.has(name) || LIFECYCLE.test(name) || SERVING.has(name)) continue;
+      await ok(`npm run ${name}`, root);
+    }
+    if (pkg.scripts['dev'] !== undefined) await checkDevServer(root);
+    if (fromTarball) await checkLibrary(root);
+
+    // pack again: dist/ is build output, so the zip of the same version is replaced.
+    const zipName = type === 'standalone' ? 'Café-1.0.0.zip' : 'Café-Estimator-1.0.0.zip';
+    const zip = path.join(root, 'dist', zipName);
+    const first = await sha256(zip);
+    await writeFile(path.join(root, 'src/app.js'), `${await readFile(path.join(root, 'src/app.js'), 'utf8')}// changed\n`);
+    expect((await ok('npm run pack', root)).stdout).toContain('(replaced)');
+    expect(await sha256(zip)).not.toBe(first);
+
+    // A release: the version moves in both files, and the next zip is named after it.
+    const released = await ok(`${quote(bin)} version patch`, root);
+    expect(released.stdout).toContain('Next: npm run pack');
+    expect((await readJson<{ version: string }>(path.join(root, 'package.json'))).version).toBe('1.0.1');
+    await ok('npm run pack', root);
+    expect((await readdir(path.join(root, 'dist'))).sort()).toEqual([zipName, zipName.replace('1.0.0', '1.0.1')].sort());
+
+    // CI points at the source line that causes a problem, not into the zip.
+    const source = await readFile(path.join(root, 'src/app.js'), 'utf8');
+    await writeFile(path.join(root, 'src/app.js'), `${source}alert('packed');\n`);
+    const line = source.split('\n').length;
+    const validateStep = runs.find((run) => run.includes('validate'))!;
+    const flagged = await sh(validateStep, root);
+    expect(flagged.code).toBe(1);
+    expect(flagged.stdout).toMatch(new RegExp(`^::warning file=src/app\\.js,line=${line},col=1,title=pipeline-tool dialog-call::`, 'm'));
+  }, 300_000);
+
+});
+
+describe('reading a workflow', () => {
+  it('takes the run lines in order, blocks included, and the npm scripts they run', () => {
+    const yaml = ['steps:', '  - uses: actions/checkout@v4', '  - run: npm ci', "  - run: 'npm test'", '  - name: Both', '    run: |', '      npm run a', '      npm run b -- --x', '  - run: echo done'].join('\n');
+    expect(workflowRuns(yaml)).toEqual(['npm ci', 'npm test', 'npm run a\nnpm run b -- --x', 'echo done']);
+    expect(scriptsRunBy('npm run a\nnpm run b -- --x && npm test')).toEqual(['a', 'b', 'test']);
+  });
+});
