@@ -104,11 +104,11 @@ describe('validate: output formats', () => {
     expect(forZip.stdout).toMatch(/^::error file=bundle\.zip,title=pipeline-tool path-unsafe::\.\.\/evil\.js: /m);
   });
 
-  it('github: escapes newlines and percent signs in messages', () => {
+  it('github: shows a newline in a message as an escape and escapes percent signs', () => {
     const folder = writeFolder({ ...goodFiles(), 'manifest.json': JSON.stringify({ ...goodManifest, type: '100%\nnew' }) });
     const out = runCli(['validate', folder, '--format', 'github']).stdout;
     const line = out.split('\n').find((l) => l.includes('manifest-tool-type'))!;
-    expect(line).toContain('100%25%0Anew');
+    expect(line).toContain('100%25\\x0anew');
   });
 
   it('text: grouped by file, colour only when asked for', () => {

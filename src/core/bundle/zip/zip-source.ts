@@ -2,6 +2,7 @@ import zlib from 'node:zlib';
 import type { Finding } from '../../problem.js';
 import type { BundleEntry, BundleSource, ReadResult } from '../source.js';
 import { crc32 } from './crc32.js';
+import { hex } from './local-header.js';
 import { openRandomAccess, type RandomAccess } from './random-access.js';
 import { readZipStructure, type ZipRecord } from './zip-structure.js';
 
@@ -25,6 +26,9 @@ export async function openZipSource(path: string): Promise<BundleSource> {
       if (record.encrypted) findings.push({ ruleId: 'archive-encrypted', file: record.name, data: {} });
       else if (record.method !== METHOD_STORED && record.method !== METHOD_DEFLATE) {
         findings.push({ ruleId: 'archive-compression', file: record.name, data: { method: record.method } });
+      }
+      if (record.kind === 'directory' && (await carriesData(file, record))) {
+        findings.push({ ruleId: 'archive-directory-data', file: record.name, data: { declared: record.uncompressedSize, stored: record.compressedSize } });
       }
     }
     const entries: ZipEntry[] = records.map((record) => ({
@@ -184,6 +188,21 @@ function describeZlibError(error: unknown): string {
   return message === 'unexpected end of file' ? 'the compressed data ends too early' : `the compressed data is invalid (${message})`;
 }
 
-function hex(n: number): string {
-  return n.toString(16).padStart(8, '0');
+/** Deflating nothing takes 2 bytes (5 with a stored block); a few more is still no data. */
+const EMPTY_DEFLATE_MAX = 16;
+
+/**
+ * Whether a directory entry holds bytes. Extractors disagree on what to do with them: some write
+ * a file of that name, some a folder, some fail. Writers such as Java's jar deflate an empty
+ * stream for folders (2 bytes that inflate to nothing), which is no data.
+ */
+async function carriesData(file: RandomAccess, record: ZipRecord): Promise<boolean> {
+  if (record.uncompressedSize > 0) return true;
+  if (record.compressedSize === 0 || record.dataOffset === undefined || record.encrypted) return record.compressedSize > 0;
+  if (record.method !== METHOD_DEFLATE || record.compressedSize > EMPTY_DEFLATE_MAX) return true;
+  try {
+    return zlib.inflateRawSync(await file.read(record.dataOffset, record.compressedSize), { maxOutputLength: 1 }).length > 0;
+  } catch {
+    return true;
+  }
 }
