@@ -16,6 +16,8 @@ export interface Shape {
   has?: string[];
   /** Rule ids that must not be. */
   lacks?: string[];
+  /** False when yauzl cannot serve as a second opinion on this shape (the comment says why). */
+  oracle?: false;
 }
 
 const MARK = 0xffffffff;
@@ -56,7 +58,9 @@ export const shapes: Shape[] = [
   {
     // Go issue 12449: the last central record's comment ends in "PK\x06\x07" and 16 junk bytes,
     // right before the end record, and an extra field holds "PK\x05\x06": still not Zip64.
+    // yauzl 3.4 takes the junk for a Zip64 locator and throws outside its callback.
     name: 'Go 12449: stray locator bytes before a plain end record',
+    oracle: false,
     bytes: () =>
       buildZip(
         withComment(
@@ -95,7 +99,7 @@ export const shapes: Shape[] = [
   { name: 'a Zip64 locator without its end record', bytes: () => buildZip(good(), { zip64: { omitRecord: true } }), has: ['archive-corrupt'] },
   { name: 'bytes between the Zip64 end record and its locator', bytes: () => buildZip(good(), { zip64: { gap: Buffer.from('hidden') } }), has: ['archive-corrupt'] },
   { name: 'the end records disagree on the entry count', bytes: () => buildZip(good(), { zip64: { sentinels: false, entries: 5 } }), has: ['archive-corrupt'] },
-  { name: 'Zip64 entries on the disk differ from the total', bytes: () => buildZip(good(), { zip64: { entriesOnDisk: 3 } }), has: ['archive-corrupt'], lacks: ['archive-unsupported'] },
+  { name: 'entries on the disk differ from the total in the Zip64 end record', bytes: () => buildZip(good(), { zip64: { entriesOnDisk: 3 } }), has: ['archive-corrupt'], lacks: ['archive-unsupported'] },
   { name: 'an end record deferring to a Zip64 end record that is absent', bytes: () => buildZip(good(), { cdOffset: MARK }), has: ['archive-corrupt'] },
   {
     name: 'Go CVE-2021-33196: a Zip64 end record claiming 2^53 entries',
