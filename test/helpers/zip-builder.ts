@@ -90,6 +90,8 @@ export interface Zip64End {
   omitRecord?: boolean;
   /** Bytes between the Zip64 end record and the locator. */
   gap?: Buffer;
+  /** "Extensible data" inside the Zip64 end record (counted in its size field). */
+  extensible?: Buffer;
 }
 
 const MARK = 0xffffffff;
@@ -210,13 +212,13 @@ export function buildZip(entries: EntrySpec[], archive: ArchiveSpec = {}): Buffe
     if (!z64.omitRecord) {
       const head = Buffer.alloc(24);
       head.writeUInt32LE(0x06064b50, 0);
-      head.writeBigUInt64LE(44n, 4);
+      head.writeBigUInt64LE(BigInt(44 + (z64.extensible?.length ?? 0)), 4);
       head.writeUInt16LE(45, 12);
       head.writeUInt16LE(45, 14);
       head.writeUInt32LE(z64.disk ?? 0, 16);
       head.writeUInt32LE(z64.disk ?? 0, 20);
       const entriesOnDisk = z64.entriesOnDisk ?? z64.entries ?? count;
-      push(Buffer.concat([head, u64(entriesOnDisk, z64.entries ?? count, z64.cdSize ?? cd.length, z64.cdOffset ?? archive.cdOffset ?? cdOffset)]));
+      push(Buffer.concat([head, u64(entriesOnDisk, z64.entries ?? count, z64.cdSize ?? cd.length, z64.cdOffset ?? archive.cdOffset ?? cdOffset), z64.extensible ?? Buffer.alloc(0)]));
     }
     if (z64.gap) push(z64.gap);
     const locator = Buffer.alloc(20);

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,6 +23,31 @@ describe("other readers' test shapes get the right verdict", () => {
     if (shape.clean) expect(found).toEqual([]);
     for (const id of shape.has ?? []) expect(found).toContain(id);
     for (const id of shape.lacks ?? []) expect(found).not.toContain(id);
+  });
+});
+
+const PYTHON_HASHES = `
+import hashlib, json, sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as z:
+    print(json.dumps({i.filename: hashlib.sha256(z.read(i)).hexdigest() for i in z.infolist() if not i.is_dir()}))
+`;
+
+describe('what validate accepts, Python reads the same', () => {
+  it.each(shapes.filter((s) => s.clean).map((s) => [s.name, s]))('%s', async (_name, clean) => {
+    const file = writeBytes(clean.bytes());
+    const theirs = JSON.parse(execFileSync('python3', ['-c', PYTHON_HASHES, file], { encoding: 'utf8' })) as Record<string, string>;
+    const source = await openZipSource(file);
+    const ours: Record<string, string> = {};
+    try {
+      for (const entry of source.entries.filter((e) => e.kind === 'file')) {
+        const hash = createHash('sha256');
+        await source.read(entry, 1_000_000, (chunk) => hash.update(chunk));
+        ours[entry.path] = hash.digest('hex');
+      }
+    } finally {
+      await source.close();
+    }
+    expect(theirs).toEqual(ours);
   });
 });
 
@@ -141,10 +168,11 @@ describe('one finding, with the right reason', () => {
     expect(report.ok).toBe(false);
   });
 
-  it('the Go 12449 shape lists its one real entry per record', async () => {
+  it('the Go 12449 shape is read as the plain archive it is, and its stray locator reported once', async () => {
     const source = await openZipSource(shape('Go 12449'));
     try {
       expect(source.entries.map((e) => e.path)).toEqual(goodEntries().map((e) => e.name));
+      expect(source.findings).toEqual([{ ruleId: 'archive-ambiguous-end', data: expect.objectContaining({ locator: true }) }]);
     } finally {
       await source.close();
     }

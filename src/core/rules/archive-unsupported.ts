@@ -2,6 +2,7 @@ import { defineCollectedRule } from './rule.js';
 
 const FEATURES: Record<string, string> = {
   'multi-disk': 'is split across several files (a multi-part archive)',
+  'zip64-extensible-data': "carries extensible data in its Zip64 end record (PKWARE's central directory encryption), which Python's zipfile misreads",
   'patched-data': "marks this entry as PKWARE patch data (flag bit 5), which Python's zipfile refuses and other readers extract as if it were the file",
 };
 

@@ -146,7 +146,8 @@ async function endOfData(file: RandomAccess): Promise<number> {
  * Reads the Zip64 locator and end record, if the archive has them. Bytes that merely look like a
  * locator (Go's issue 12449: a comment ending in "PK\x06\x07") do not make an archive Zip64 unless
  * the end record defers to one; when it does, a locator or record that does not hold up is a
- * corrupt archive.
+ * corrupt archive. A valid Zip64 end record is used even when the end record does not defer to
+ * it, as Python's zipfile does; the values must then agree.
  */
 async function readZip64(
   file: RandomAccess,
@@ -159,9 +160,14 @@ async function readZip64(
   const locator = locatorOffset >= 0 ? await file.read(locatorOffset, ZIP64_LOCATOR_SIZE) : Buffer.alloc(0);
   if (locator.length < ZIP64_LOCATOR_SIZE || locator.readUInt32LE(0) !== SIG_ZIP64_LOCATOR) return undefined;
   const fail = (reason: string) => {
-    if (!deferred) return undefined;
-    findings.push(corrupt(reason));
-    return 'failed' as const;
+    if (deferred) {
+      findings.push(corrupt(reason));
+      return 'failed' as const;
+    }
+    // Not Zip64; but Python's zipfile and yauzl look for the locator whatever the end record
+    // says, and fail on these bytes, so the archive reads differently in different readers.
+    findings.push({ ruleId: 'archive-ambiguous-end', data: { offset: locatorOffset, end: eocdOffset, locator: true } });
+    return undefined;
   };
   const recordOffset = readUInt64(locator, 8);
   if (recordOffset + ZIP64_EOCD_SIZE > locatorOffset) return fail(`the Zip64 locator points to offset ${recordOffset}, where no Zip64 end record fits`);
@@ -171,6 +177,12 @@ async function readZip64(
   // both must find the same one.
   const recordEnd = recordOffset + 12 + readUInt64(record, 4);
   if (recordEnd !== locatorOffset) return fail('the Zip64 end record does not end where the Zip64 locator begins');
+  // Version 2 of the record carries "extensible data" (PKWARE's central directory encryption);
+  // readers that assume the plain 56-byte record (Python's zipfile before 3.12) misplace the archive.
+  if (recordEnd - recordOffset !== ZIP64_EOCD_SIZE) {
+    findings.push({ ruleId: 'archive-unsupported', data: { feature: 'zip64-extensible-data' } });
+    return 'failed';
+  }
   const fields: Fields = {
     disk: record.readUInt32LE(16),
     cdDisk: record.readUInt32LE(20),
