@@ -97,6 +97,16 @@ export const shapes: Shape[] = [
     bytes: () => buildZip(plus(withSizes({ compressedSize: MARK }, Buffer.alloc(0)))),
     has: ['archive-corrupt'],
   },
+  {
+    name: 'a local header deferring its sizes to a Zip64 field it lacks',
+    bytes: () => buildZip(plus({ name: 'a.js', data: 'x', zip64: true, localExtra: Buffer.alloc(0) }), { zip64: {} }),
+    has: ['archive-corrupt'],
+  },
+  {
+    name: "a local header's Zip64 sizes disagreeing with the central directory",
+    bytes: () => buildZip(plus({ name: 'a.js', data: 'x', zip64: true, localExtra: extraField(1, u64(999, 999)) }), { zip64: {} }),
+    has: ['archive-header-mismatch'],
+  },
   { name: 'a Zip64 locator pointing nowhere', bytes: () => buildZip(good(), { zip64: { recordOffset: 3 } }), has: ['archive-corrupt'], lacks: ['archive-unsupported'] },
   { name: 'a Zip64 locator without its end record', bytes: () => buildZip(good(), { zip64: { omitRecord: true } }), has: ['archive-corrupt'] },
   { name: 'bytes between the Zip64 end record and its locator', bytes: () => buildZip(good(), { zip64: { gap: Buffer.from('hidden') } }), has: ['archive-corrupt'] },
