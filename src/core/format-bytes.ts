@@ -1,6 +1,7 @@
 /** 12345678 → "12,345,678". Limits are decimal and exact, so figures are printed in full. */
 export function formatBytes(n: number): string {
-  return `${n.toLocaleString('en-US')} bytes`;
+  // Grouped by hand: toLocaleString loads the locale data on first use, tens of milliseconds.
+  return `${String(n).replace(/\B(?=(\d{3})+$)/g, ',')} bytes`;
 }
 
 /**

@@ -98,6 +98,29 @@ describe('zip bombs', () => {
     expect(counter.bytes).toBeLessThanOrEqual(50_000_000);
   });
 
+  it('judges an entry that declares more than the whole budget by its header, without inflating it', async () => {
+    const honest = { name: 'bomb.js', data: Buffer.alloc(200_000_000) };
+    const lying = { name: 'bomb.js', data: 'small', central: { uncompressedSize: 60_000_000 }, local: { uncompressedSize: 60_000_000 } };
+    for (const bomb of [honest, lying]) {
+      const { source, counter } = counting(await openZipSource(writeZip([...goodEntries(), bomb])));
+      const report = await validateBundle(source);
+      await source.close();
+      expect(ids(report)).toEqual(['unpacked-size']);
+      expect(counter.bytes).toBe(Buffer.byteLength(goodEntries().map((e) => e.data as string).join('')));
+      const data = report.problems[0]!.data as { largest: { path: string; declared?: boolean }[] };
+      expect(data.largest[0]).toMatchObject({ path: 'bomb.js', declared: true });
+      expect(report.problems[0]!.message).toContain('declared by its header, not inflated');
+    }
+  });
+
+  it('a manifest that declares more than the budget is too large, not missing', async () => {
+    const entries = goodEntries();
+    entries[0] = { ...entries[0]!, central: { uncompressedSize: 60_000_000 }, local: { uncompressedSize: 60_000_000 } };
+    const report = await validateBundle(writeZip(entries));
+    expect(ids(report)).toContain('manifest-too-large');
+    expect(ids(report)).not.toContain('manifest-missing');
+  });
+
   it('does not trust headers that understate: inflation stops one byte past the declared size', async () => {
     // 1,000 entries each claiming 10 bytes but inflating to 1 MB: a 1 GB bomb behind small headers.
     const payload = zlib.deflateRawSync(Buffer.alloc(1_000_000));

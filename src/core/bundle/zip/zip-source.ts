@@ -3,7 +3,7 @@ import type { Finding } from '../../problem.js';
 import type { BundleEntry, BundleSource, ReadResult } from '../source.js';
 import { crc32 } from './crc32.js';
 import { hex } from './local-header.js';
-import { openRandomAccess, type RandomAccess } from './random-access.js';
+import { openRandomAccess, type RandomAccess, type ReadLimits } from './random-access.js';
 import { readZipStructure, type ZipRecord } from './zip-structure.js';
 
 const METHOD_STORED = 0;
@@ -18,8 +18,8 @@ interface ZipEntry extends BundleEntry {
 }
 
 /** Opens a .zip file as a bundle. Never throws for a malformed archive: that becomes findings. */
-export async function openZipSource(path: string): Promise<BundleSource> {
-  const file = await openRandomAccess(path);
+export async function openZipSource(path: string, limits?: ReadLimits): Promise<BundleSource> {
+  const file = await openRandomAccess(path, limits);
   try {
     const { records, findings } = await readZipStructure(file);
     for (const record of records) {
@@ -117,11 +117,15 @@ async function feedStored(file: RandomAccess, record: ZipRecord, take: (chunk: B
   }
 }
 
-/** Small entries: one synchronous call, bounded by maxOutputLength so a liar cannot blow it up. */
+/**
+ * Small entries: one synchronous call, bounded by maxOutputLength so a liar cannot blow it up.
+ * An output buffer the size of the cap takes an honest entry whole, so zlib neither grows a list
+ * of 16 KB pieces nor copies them into one at the end.
+ */
 async function inflateOneShot(compressed: Buffer, cap: number, take: (chunk: Buffer) => boolean): Promise<string | undefined> {
   let output: Buffer;
   try {
-    output = zlib.inflateRawSync(compressed, { maxOutputLength: cap });
+    output = zlib.inflateRawSync(compressed, { maxOutputLength: cap, chunkSize: Math.max(zlib.constants.Z_MIN_CHUNK, cap) });
   } catch (error) {
     // More than `cap` bytes: stream instead, which stops exactly at the cap and still counts them.
     if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return streamInflate([compressed], take);
