@@ -55,6 +55,13 @@ describe('Zip64', () => {
     expect(ids(await validateBundle(zip))).toEqual([]);
   });
 
+  it("Info-ZIP's zip -fz (Zip64 forced, one size deferred per record) is valid", async () => {
+    const folder = writeFolder(goodFiles());
+    const zip = path.join(tempDir(), 'zip-fz.zip');
+    execFileSync('zip', ['-q', '-X', '-fz', '-r', zip, '.'], { cwd: folder });
+    expect(ids(await validateBundle(zip))).toEqual([]);
+  });
+
   it('a Zip64 marker in the central directory with no Zip64 field is corrupt', async () => {
     const entries = goodEntries();
     entries[0] = { ...entries[0]!, central: { localOffset: 0xffffffff } };
