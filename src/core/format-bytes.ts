@@ -1,11 +1,26 @@
 /** 12345678 → "12,345,678". Limits are decimal and exact, so figures are printed in full. */
 export function formatBytes(n: number): string {
-  return `${n.toLocaleString('en-US')} bytes`;
+  // Grouped by hand: toLocaleString loads the locale data on first use, tens of milliseconds.
+  return `${String(n).replace(/\B(?=(\d{3})+$)/g, ',')} bytes`;
 }
 
-/** Shows a file name safely in a message: control and invisible characters become escapes. */
+/**
+ * Characters a name must never put on a terminal as they are: C0 controls (NUL, CR, LF, ESC…),
+ * DEL and the C1 range, which can move the cursor, recolour or rewrite lines; bidirectional
+ * overrides, isolates and marks, which reorder what is shown; invisible and separator characters;
+ * and lone surrogates, which are not text at all.
+ */
+// eslint-disable-next-line no-control-regex
+const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Shows a name (or any text that contains one) safely: each character above becomes an escape,
+ * `\x1b` for the controls and `\u202e` for the rest, and nothing else changes. Applying it twice
+ * gives the same text, so a message that already shows its names safely can be passed again.
+ */
 export function showName(name: string): string {
-  return JSON.stringify(name).slice(1, -1).replace(/[\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, (c) =>
-    `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return name.replace(UNSHOWABLE, (c) => {
+    const code = c.charCodeAt(0);
+    return code <= 0x9f ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
 }

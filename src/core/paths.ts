@@ -41,6 +41,14 @@ export function junkReason(path: string): string | undefined {
   return undefined;
 }
 
+/** The root folder listed as an entry of its own, as jar writes it. */
+export const ROOT_ENTRY = './';
+
+/** Whether every name starts with "./", as `bsdtar -a -cf x.zip .` writes them. */
+export function allDotPrefixed(paths: readonly string[]): boolean {
+  return paths.some((p) => p !== ROOT_ENTRY) && paths.every((p) => p.startsWith('./'));
+}
+
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
 const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
 
@@ -50,7 +58,11 @@ const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
  */
 export function unsafePathReason(path: string): string | undefined {
   if (path.length === 0) return 'the name is empty';
-  if (path.includes('\\')) return 'it contains a backslash, which Windows treats as a folder separator';
+  if (path.includes('\\')) {
+    // Windows reads a backslash as a separator, so ..\..\file climbs out there.
+    if (path.split(/[\\/]/).includes('..')) return 'it climbs out of the bundle on Windows, which reads \\ as a folder separator (a ..\\ segment)';
+    return 'it contains a backslash, which Windows treats as a folder separator';
+  }
   if (path.startsWith('/')) return 'it is absolute (starts with /)';
   if (/^[A-Za-z]:/.test(path)) return 'it starts with a drive letter';
   const segments = (path.endsWith('/') ? path.slice(0, -1) : path).split('/');

@@ -62,8 +62,16 @@ async function inspect(source: BundleSource, budget: number): Promise<{ context:
   let manifest: ManifestState = 'status' in located ? (unlisted(source) ? { status: 'unreadable' } : located) : { status: 'missing' };
   const ordered = 'status' in located ? files : [located, ...files.filter((e) => e !== located)];
   for (const entry of ordered) {
-    if (exhausted) {
+    // An entry that declares more than the whole budget fails whatever it holds: on its size if
+    // the header is honest, on the lie if not. It is not inflated; its declared size is counted.
+    if (exhausted || (source.kind === 'zip' && entry.declaredSize > budget)) {
       unread.push(entry.path);
+      if (!exhausted) {
+        if (entry === located) manifest = parseManifest(Buffer.alloc(0), entry.declaredSize);
+        sizes.set(entry.path, entry.declaredSize);
+        spent += entry.declaredSize;
+        exhausted = true;
+      }
       continue;
     }
     const isManifest = entry === located;

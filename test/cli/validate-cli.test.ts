@@ -116,11 +116,11 @@ describe('validate: output formats', () => {
     expect(elsewhere.stdout).toMatch(new RegExp(`^::error file=${path.basename(folder)}/manifest\\.json,line=4,`, 'm'));
   });
 
-  it('github: escapes newlines and percent signs in messages', () => {
+  it('github: shows a newline in a message as an escape and escapes percent signs', () => {
     const folder = writeFolder({ ...goodFiles(), 'manifest.json': JSON.stringify({ ...goodManifest, type: '100%\nnew' }) });
     const out = runCli(['validate', folder, '--format', 'github']).stdout;
     const line = out.split('\n').find((l) => l.includes('manifest-tool-type'))!;
-    expect(line).toContain('100%25%0Anew');
+    expect(line).toContain('100%25\\x0anew');
   });
 
   it('text: grouped by file, colour only when asked for', () => {

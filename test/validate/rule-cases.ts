@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { goodEntries, goodFiles, goodManifest, tempDir, writeFolder, writeZip } from '../helpers/bundles.js';
-import type { EntrySpec } from '../helpers/zip-builder.js';
+import { extraField, unicodePathField, type EntrySpec } from '../helpers/zip-builder.js';
 
 /**
  * For every rule: a bundle that breaks it and a near-identical bundle that does not. Each bad case
@@ -119,6 +119,23 @@ export const ruleCases: Record<string, RuleCase> = {
     good: plusEntries({ name: 'App2.js', data: 'other' }),
     data: { how: 'case', other: 'app.js' },
   },
+  'path-dot-prefix': {
+    // What `bsdtar -a -cf x.zip .` writes: the root as ./ and every name under it.
+    bad: () => writeZip([{ name: './', data: '' }, ...goodEntries().map((e) => ({ ...e, name: `./${e.name as string}` }))]),
+    good: clean,
+    data: { count: 5, all: true },
+  },
+  'path-name-too-long': {
+    bad: plusEntries({ name: `lib/${'n'.repeat(253)}.js`, data: 'x' }),
+    good: plusEntries({ name: `lib/${'n'.repeat(252)}.js`, data: 'x' }),
+    data: { bytes: 256 },
+  },
+  'path-unicode-mismatch': {
+    // The header says app2.js; extractors that read the Unicode Path field write evil.js instead.
+    bad: plusEntries({ name: 'app2.js', data: 'x', extra: unicodePathField(Buffer.from('app2.js'), 'evil.js') }),
+    good: plusEntries({ name: 'app2.js', data: 'x', extra: unicodePathField(Buffer.from('app2.js'), 'app2.js') }),
+    data: { other: 'evil.js', crcMatches: true },
+  },
   'entry-not-regular': {
     // A symlink entry pointing outside: extracting it and then writing through it escapes the folder.
     bad: plusEntries({ name: 'link.js', data: '/etc/passwd', method: 0, unixMode: 0o120777 }),
@@ -170,6 +187,22 @@ export const ruleCases: Record<string, RuleCase> = {
     bad: plusEntries({ name: 'a.js', payload: zlib.deflateRawSync(Buffer.alloc(1_000_000)), central: { uncompressedSize: 100 }, local: { uncompressedSize: 100 } }),
     good: plusEntries({ name: 'a.js', data: Buffer.alloc(1_000_000) }),
     data: { declared: 100, atLeast: true },
+  },
+  'archive-ambiguous-end': {
+    // A complete second end record in the archive comment: backward scanners take it instead.
+    bad: () => writeZip(goodEntries(), { comment: Buffer.concat([Buffer.from('504b0506', 'hex'), Buffer.alloc(18)]) }),
+    good: () => writeZip(goodEntries(), { comment: Buffer.from('built by hand') }),
+  },
+  'archive-extra-field': {
+    // A timestamp sub-field (0x5455) declaring 40 bytes where 8 remain.
+    bad: plusEntries({ name: 'a.js', data: 'x', extra: Buffer.concat([Buffer.from([0x55, 0x54, 40, 0]), Buffer.alloc(8)]) }),
+    good: plusEntries({ name: 'a.js', data: 'x', extra: extraField(0x5455, Buffer.alloc(8)) }),
+    data: { declared: 40, available: 8 },
+  },
+  'archive-directory-data': {
+    // A folder entry holding a script: some extractors write it as a file.
+    bad: plusEntries({ name: 'lib/', data: 'alert(1)', method: 0 }),
+    good: plusEntries({ name: 'lib/', data: '' }),
   },
   'archive-corrupt-data': { bad: plusEntries({ name: 'a.js', data: 'xxxx', payload: Buffer.from([0xff, 0xff, 0xff, 0xff]) }), good: clean },
 };

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { showName } from '../../core/format-bytes.js';
 import type { Problem, Report } from '../../core/problem.js';
 import { summaryLine, visibleProblems, type FormatOptions } from './shared.js';
 
@@ -28,10 +29,11 @@ function base(report: Report, options: FormatOptions): string {
 function annotation(report: Report, problem: Problem, cwd: string, base: string): string {
   const inFolder = report.kind === 'folder' && problem.file !== undefined;
   const file = path.relative(base, path.resolve(cwd, inFolder ? path.join(report.bundle, problem.file!) : report.bundle)) || '.';
-  const properties = [`file=${escapeProperty(file.split(path.sep).join('/'))}`];
+  const properties = [`file=${escapeProperty(showName(file.split(path.sep).join('/')))}`];
   if (inFolder && problem.line !== undefined) properties.push(`line=${problem.line}`);
   if (inFolder && problem.column !== undefined) properties.push(`col=${problem.column}`);
   properties.push(`title=${escapeProperty(`pipeline-tool ${problem.ruleId}`)}`);
   const where = !inFolder && problem.file !== undefined ? `${problem.file}${problem.line ? `:${problem.line}:${problem.column ?? 1}` : ''}: ` : '';
-  return `::${problem.severity} ${properties.join(',')}::${escapeData(where + problem.message)}`;
+  // Names come from the bundle, which may be hostile: a raw newline would start a new workflow command.
+  return `::${problem.severity} ${properties.join(',')}::${escapeData(showName(where + problem.message))}`;
 }

@@ -1,3 +1,4 @@
+import { showName } from '../../core/format-bytes.js';
 import type { Report } from '../../core/problem.js';
 
 export interface FormatOptions {
@@ -22,7 +23,8 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 /** "2 problems (1 error, 1 warning)", or "no problems", for the end of human-readable output. */
 export function summaryLine(report: Report, options: FormatOptions): string {
   const total = report.errorCount + report.warningCount;
-  if (total === 0) return `${report.bundle}: no problems`;
+  const bundle = showName(report.bundle);
+  if (total === 0) return `${bundle}: no problems`;
   const hidden = options.quiet && report.warningCount > 0 ? `; ${plural(report.warningCount, 'warning')} hidden by --quiet` : '';
-  return `${report.bundle}: ${plural(total, 'problem')} (${plural(report.errorCount, 'error')}, ${plural(report.warningCount, 'warning')})${hidden}`;
+  return `${bundle}: ${plural(total, 'problem')} (${plural(report.errorCount, 'error')}, ${plural(report.warningCount, 'warning')})${hidden}`;
 }

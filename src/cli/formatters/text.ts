@@ -1,3 +1,4 @@
+import { showName } from '../../core/format-bytes.js';
 import type { Problem, Report } from '../../core/problem.js';
 import { palette } from './palette.js';
 import { summaryLine, visibleProblems, type FormatOptions } from './shared.js';
@@ -12,13 +13,14 @@ export function formatText(report: Report, options: FormatOptions): string {
   }
   const out: string[] = [];
   for (const [file, problems] of groups) {
-    out.push(chalk.underline(file === '' ? report.bundle : file));
+    // Names come from the bundle, which may be hostile: never print one raw.
+    out.push(chalk.underline(showName(file === '' ? report.bundle : file)));
     const locations = problems.map((p) => (p.line !== undefined ? `${p.line}:${p.column ?? 1}` : ''));
     const width = Math.max(...locations.map((l) => l.length));
     problems.forEach((p, i) => {
       const location = width > 0 ? `${chalk.dim(locations[i]!.padEnd(width))}  ` : '';
       const severity = p.severity === 'error' ? chalk.red('error  ') : chalk.yellow('warning');
-      out.push(`  ${location}${severity}  ${p.message}  ${chalk.dim(p.ruleId)}`);
+      out.push(`  ${location}${severity}  ${showName(p.message)}  ${chalk.dim(p.ruleId)}`);
     });
     out.push('');
   }

@@ -29,6 +29,9 @@ import pathControlCharacter from './path-control-character.js';
 import pathEncoding from './path-encoding.js';
 import pathUtf8Flag from './path-utf8-flag.js';
 import pathDuplicate from './path-duplicate.js';
+import pathDotPrefix from './path-dot-prefix.js';
+import pathNameTooLong from './path-name-too-long.js';
+import pathUnicodeMismatch from './path-unicode-mismatch.js';
 import entryNotRegular from './entry-not-regular.js';
 import archiveNotZip from './archive-not-zip.js';
 import archiveTruncated from './archive-truncated.js';
@@ -45,6 +48,9 @@ import archiveCompression from './archive-compression.js';
 import archiveCrcMismatch from './archive-crc-mismatch.js';
 import archiveSizeMismatch from './archive-size-mismatch.js';
 import archiveCorruptData from './archive-corrupt-data.js';
+import archiveAmbiguousEnd from './archive-ambiguous-end.js';
+import archiveExtraField from './archive-extra-field.js';
+import archiveDirectoryData from './archive-directory-data.js';
 import dialogCall from './dialog-call.js';
 import browserStorage from './browser-storage.js';
 import unsafeHtml from './unsafe-html.js';
@@ -90,6 +96,9 @@ export const rules: readonly AnyRule[] = [
   pathEncoding,
   pathUtf8Flag,
   pathDuplicate,
+  pathDotPrefix,
+  pathNameTooLong,
+  pathUnicodeMismatch,
   entryNotRegular,
   archiveNotZip,
   archiveTruncated,
@@ -106,6 +115,9 @@ export const rules: readonly AnyRule[] = [
   archiveCrcMismatch,
   archiveSizeMismatch,
   archiveCorruptData,
+  archiveAmbiguousEnd,
+  archiveExtraField,
+  archiveDirectoryData,
   dialogCall,
   browserStorage,
   unsafeHtml,

@@ -1,4 +1,4 @@
-import { MANIFEST_PATH } from '../paths.js';
+import { allDotPrefixed, MANIFEST_PATH } from '../paths.js';
 import { defineRule } from './rule.js';
 
 export default defineRule<{ nested?: string; wrongCase?: string; folder?: boolean }>({
@@ -14,8 +14,9 @@ export default defineRule<{ nested?: string; wrongCase?: string; folder?: boolea
       : wrongCase
         ? `There is no manifest.json at the root, only ${wrongCase}. Rename it to manifest.json (all lower case).`
         : 'There is no manifest.json at the root of the bundle. Add one (`pipeline-tool init` creates a complete tool), then pack again.',
+  // Names that all start with "./" are path-dot-prefix's finding, which says what to do.
   check: ({ manifest, source }) =>
-    manifest.status === 'missing'
+    manifest.status === 'missing' && !allDotPrefixed(source.entries.map((entry) => entry.path))
       ? [
           {
             file: MANIFEST_PATH,

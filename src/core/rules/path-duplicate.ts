@@ -18,27 +18,40 @@ export default defineRule<{ other: string; how: How }>({
   locked: true,
   description: 'Two entries would extract to the same path (exactly, by letter case, by Unicode normalisation, or file vs folder).',
   message: ({ other, how }, file) =>
-    file?.endsWith('/')
-      ? `This folder ${HOW[how]} "${showName(other)}"; on case-insensitive or normalising systems the two become one folder, and paths spelled the other way stop working. Use one spelling.`
-      : `This entry ${HOW[how]} "${showName(other)}"; on case-insensitive or normalising systems one overwrites the other. Keep one, or rename.`,
+    how === 'exact'
+      ? `This name appears twice in the archive; extractors keep either copy. Keep one.`
+      : how === 'file-and-folder'
+        ? `This entry is a file, but "${showName(other)}" uses it as a folder; extracting one fails or overwrites the other. Rename one of them.`
+        : file?.endsWith('/')
+          ? `This folder ${HOW[how]} "${showName(other)}"; on case-insensitive or normalising systems the two become one folder, and paths spelled the other way stop working. Use one spelling.`
+          : `This entry ${HOW[how]} "${showName(other)}"; on case-insensitive or normalising systems one overwrites the other. Keep one, or rename.`,
   check: ({ source }) => {
     const hits: { file: string; data: { other: string; how: How } }[] = [];
-    const seen: Record<'exact' | 'unicode' | 'case', Map<string, Pick<BundleEntry, 'path'>>> = { exact: new Map(), unicode: new Map(), case: new Map() };
-    const fileNames = new Set<string>();
+    type Seen = Pick<BundleEntry, 'path' | 'kind'>;
+    const seen: Record<'exact' | 'unicode' | 'case', Map<string, Seen>> = { exact: new Map(), unicode: new Map(), case: new Map() };
+    const files = new Map<string, Seen>();
     for (const entry of withImpliedFolders(source.entries)) {
       const bare = entry.path.replace(/\/$/, '');
       const keys = { exact: bare, unicode: bare.normalize('NFC'), case: bare.normalize('NFC').toLowerCase() };
       const how = (['exact', 'unicode', 'case'] as const).find((kind) => seen[kind].has(keys[kind]));
-      if (how) hits.push({ file: entry.path, data: { other: seen[how].get(keys[how])!.path, how } });
+      const earlier = how ? seen[how].get(keys[how])! : undefined;
+      // A file against a folder of the same name is reported below, on the file.
+      if (how && earlier && (earlier.kind === 'directory') === (entry.kind === 'directory')) {
+        hits.push({ file: entry.path, data: { other: earlier.path, how } });
+      }
       for (const kind of ['exact', 'unicode', 'case'] as const) if (!seen[kind].has(keys[kind])) seen[kind].set(keys[kind], entry);
-      if (entry.kind !== 'directory') fileNames.add(keys.case);
+      if (entry.kind !== 'directory' && !files.has(keys.case)) files.set(keys.case, entry);
     }
+    const reported = new Set<string>();
     for (const entry of source.entries) {
       const segments = entry.path.replace(/\/$/, '').normalize('NFC').toLowerCase().split('/');
-      for (let i = 1; i < segments.length; i++) {
-        const parent = segments.slice(0, i).join('/');
-        if (fileNames.has(parent)) {
-          hits.push({ file: entry.path, data: { other: parent, how: 'file-and-folder' } });
+      // A folder entry is a folder itself; a file only makes folders of its parents.
+      const depth = entry.kind === 'directory' ? segments.length : segments.length - 1;
+      for (let i = 1; i <= depth; i++) {
+        const file = files.get(segments.slice(0, i).join('/'));
+        if (file && file !== entry && !reported.has(file.path)) {
+          reported.add(file.path);
+          hits.push({ file: file.path, data: { other: entry.path, how: 'file-and-folder' } });
           break;
         }
       }

@@ -1,4 +1,4 @@
-import { unsafePathReason } from '../paths.js';
+import { allDotPrefixed, ROOT_ENTRY, unsafePathReason } from '../paths.js';
 import { defineRule } from './rule.js';
 
 export default defineRule<{ reason: string }>({
@@ -7,9 +7,14 @@ export default defineRule<{ reason: string }>({
   locked: true,
   description: 'A path could escape the bundle folder or is not portable (.., absolute, drive letter, backslash, Windows-reserved).',
   message: ({ reason }) => `Unsafe path: ${reason}. Use relative paths with forward slashes and plain names.`,
-  check: ({ source }) =>
-    source.entries.flatMap((entry) => {
-      const reason = unsafePathReason(entry.path);
+  check: ({ source }) => {
+    // A "./" on every name, or a "./" root entry, is path-dot-prefix's one finding; the rest of
+    // each name is still checked here.
+    const dotted = allDotPrefixed(source.entries.map((entry) => entry.path));
+    return source.entries.flatMap((entry) => {
+      if (entry.path === ROOT_ENTRY) return [];
+      const reason = unsafePathReason(dotted ? entry.path.slice(2) : entry.path);
       return reason ? [{ file: entry.path, data: { reason } }] : [];
-    }),
+    });
+  },
 });

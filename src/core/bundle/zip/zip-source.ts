@@ -2,7 +2,8 @@ import zlib from 'node:zlib';
 import type { Finding } from '../../problem.js';
 import type { BundleEntry, BundleSource, ReadResult } from '../source.js';
 import { crc32 } from './crc32.js';
-import { openRandomAccess, type RandomAccess } from './random-access.js';
+import { hex } from './local-header.js';
+import { openRandomAccess, type RandomAccess, type ReadLimits } from './random-access.js';
 import { readZipStructure, type ZipRecord } from './zip-structure.js';
 
 const METHOD_STORED = 0;
@@ -17,14 +18,17 @@ interface ZipEntry extends BundleEntry {
 }
 
 /** Opens a .zip file as a bundle. Never throws for a malformed archive: that becomes findings. */
-export async function openZipSource(path: string): Promise<BundleSource> {
-  const file = await openRandomAccess(path);
+export async function openZipSource(path: string, limits?: ReadLimits): Promise<BundleSource> {
+  const file = await openRandomAccess(path, limits);
   try {
     const { records, findings } = await readZipStructure(file);
     for (const record of records) {
       if (record.encrypted) findings.push({ ruleId: 'archive-encrypted', file: record.name, data: {} });
       else if (record.method !== METHOD_STORED && record.method !== METHOD_DEFLATE) {
         findings.push({ ruleId: 'archive-compression', file: record.name, data: { method: record.method } });
+      }
+      if (record.kind === 'directory' && (await carriesData(file, record))) {
+        findings.push({ ruleId: 'archive-directory-data', file: record.name, data: { declared: record.uncompressedSize, stored: record.compressedSize } });
       }
     }
     const entries: ZipEntry[] = records.map((record) => ({
@@ -113,11 +117,15 @@ async function feedStored(file: RandomAccess, record: ZipRecord, take: (chunk: B
   }
 }
 
-/** Small entries: one synchronous call, bounded by maxOutputLength so a liar cannot blow it up. */
+/**
+ * Small entries: one synchronous call, bounded by maxOutputLength so a liar cannot blow it up.
+ * An output buffer the size of the cap takes an honest entry whole, so zlib neither grows a list
+ * of 16 KB pieces nor copies them into one at the end.
+ */
 async function inflateOneShot(compressed: Buffer, cap: number, take: (chunk: Buffer) => boolean): Promise<string | undefined> {
   let output: Buffer;
   try {
-    output = zlib.inflateRawSync(compressed, { maxOutputLength: cap });
+    output = zlib.inflateRawSync(compressed, { maxOutputLength: cap, chunkSize: Math.max(zlib.constants.Z_MIN_CHUNK, cap) });
   } catch (error) {
     // More than `cap` bytes: stream instead, which stops exactly at the cap and still counts them.
     if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return streamInflate([compressed], take);
@@ -184,6 +192,21 @@ function describeZlibError(error: unknown): string {
   return message === 'unexpected end of file' ? 'the compressed data ends too early' : `the compressed data is invalid (${message})`;
 }
 
-function hex(n: number): string {
-  return n.toString(16).padStart(8, '0');
+/** Deflating nothing takes 2 bytes (5 with a stored block); a few more is still no data. */
+const EMPTY_DEFLATE_MAX = 16;
+
+/**
+ * Whether a directory entry holds bytes. Extractors disagree on what to do with them: some write
+ * a file of that name, some a folder, some fail. Writers such as Java's jar deflate an empty
+ * stream for folders (2 bytes that inflate to nothing), which is no data.
+ */
+async function carriesData(file: RandomAccess, record: ZipRecord): Promise<boolean> {
+  if (record.uncompressedSize > 0) return true;
+  if (record.compressedSize === 0 || record.dataOffset === undefined || record.encrypted) return record.compressedSize > 0;
+  if (record.method !== METHOD_DEFLATE || record.compressedSize > EMPTY_DEFLATE_MAX) return true;
+  try {
+    return zlib.inflateRawSync(await file.read(record.dataOffset, record.compressedSize), { maxOutputLength: 1 }).length > 0;
+  } catch {
+    return true;
+  }
 }

@@ -1,17 +1,23 @@
 import type { Finding } from '../../problem.js';
 import type { EntryKind } from '../source.js';
+import { readArchiveEnd, type ArchiveEnd } from './end-record.js';
+import { decodeName, entryKind } from './entry-names.js';
+import { findField, parseExtra, unicodePath, ZIP64_EXTRA_ID, zip64Values } from './extra-fields.js';
+import { checkDescriptor, checkLocalHeader, extraOverrun } from './local-header.js';
 import type { RandomAccess } from './random-access.js';
+import {
+  CENTRAL_SIZE,
+  corrupt,
+  FLAG_DESCRIPTOR,
+  FLAG_ENCRYPTED,
+  FLAG_PATCHED,
+  FLAG_STRONG_ENCRYPTION,
+  METHOD_AES,
+  SIG_CENTRAL,
+  SIG_LOCAL,
+  ZIP64_MARK,
+} from './zip-format.js';
 
-// Record signatures and fixed sizes from the ZIP application note (APPNOTE.TXT).
-const SIG_LOCAL = 0x04034b50;
-const SIG_CENTRAL = 0x02014b50;
-const SIG_EOCD = 0x06054b50;
-const SIG_ZIP64_LOCATOR = 0x07064b50;
-const SIG_DESCRIPTOR = 0x08074b50;
-const EOCD_SIZE = 22;
-const CENTRAL_SIZE = 46;
-const LOCAL_SIZE = 30;
-const MAX_COMMENT = 0xffff;
 /** More central records than this is an attack on the reader, not a bundle (the limit is 200 files). */
 const MAX_RECORDS = 65_535;
 
@@ -20,14 +26,6 @@ const MAX_RECORDS = 65_535;
  * that claim more than they implement: Info-ZIP unzip 6.0 anything above 4.6, Python above 6.3.
  */
 const MAX_VERSION_NEEDED = 46;
-
-const FLAG_ENCRYPTED = 0x0001;
-const FLAG_DESCRIPTOR = 0x0008;
-/** PKWARE's "compressed patched data": the entry holds a patch, not the file. */
-const FLAG_PATCHED = 0x0020;
-const FLAG_STRONG_ENCRYPTION = 0x0040;
-const FLAG_UTF8 = 0x0800;
-const METHOD_AES = 99;
 
 /** One entry as the central directory describes it, checked against its local header. */
 export interface ZipRecord {
@@ -38,23 +36,21 @@ export interface ZipRecord {
   flags: number;
   method: number;
   crc32: number;
+  /** Real sizes and offset: from the Zip64 field where the header defers to it. */
   compressedSize: number;
   uncompressedSize: number;
   localOffset: number;
-  /** Where the entry's compressed bytes start; undefined when the local header is unusable. */
+  /** Where the entry's compressed bytes start; undefined when the entry cannot be located. */
   dataOffset?: number;
   encrypted: boolean;
+  /** The local header has a Zip64 field, so a data descriptor carries 8-byte sizes. */
+  descriptor64?: boolean;
 }
 
 export interface ZipStructure {
   records: ZipRecord[];
   findings: Finding[];
 }
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-const lossy = new TextDecoder('utf-8');
-const cp437High =
-  'ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜ¢£¥₧ƒáíóúñÑªº¿⌐¬½¼¡«»░▒▓│┤╡╢╖╕╣║╗╝╜╛┐└┴┬├─┼╞╟╚╔╩╦╠═╬╧╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀αßΓπΣσµτΦΘΩδ∞φε∩≡±≥≤⌠⌡÷≈°∙·√ⁿ²■\u00a0';
 
 /**
  * Reads the archive's structure without trusting it: every offset, size and count is checked
@@ -65,79 +61,15 @@ export async function readZipStructure(file: RandomAccess): Promise<ZipStructure
   const findings: Finding[] = [];
   const records: ZipRecord[] = [];
   const result = { records, findings };
-  const size = file.size;
 
   const head = await file.read(0, 4);
   const startsLikeZip = head.length === 4 && head.readUInt32LE(0) === SIG_LOCAL;
-  if (size < EOCD_SIZE) {
-    findings.push(startsLikeZip ? truncated('the file ends before the end-of-archive record') : notZip(size));
-    return result;
-  }
-
-  // The end record sits in the last 22 + up to 65,535 comment bytes. Prefer a candidate whose
-  // comment ends exactly at the end of the file; a signature inside a comment must not fool us.
-  const tailStart = Math.max(0, size - EOCD_SIZE - MAX_COMMENT);
-  const tail = await file.read(tailStart, size - tailStart);
-  let eocdAt = -1;
-  let fallback = -1;
-  for (let i = tail.length - EOCD_SIZE; i >= 0; i--) {
-    if (tail.readUInt32LE(i) !== SIG_EOCD) continue;
-    const commentLength = tail.readUInt16LE(i + 20);
-    if (i + EOCD_SIZE + commentLength === tail.length) {
-      eocdAt = i;
-      break;
-    }
-    if (fallback < 0) fallback = i;
-  }
-  if (eocdAt < 0 && fallback >= 0) {
-    eocdAt = fallback;
-    const end = eocdAt + EOCD_SIZE + tail.readUInt16LE(eocdAt + 20);
-    if (end < tail.length) findings.push({ ruleId: 'archive-trailing-data', data: { bytes: tail.length - end } });
-    else {
-      findings.push(truncated('the archive comment runs past the end of the file'));
-      return result;
-    }
-  }
-  if (eocdAt < 0) {
-    findings.push(startsLikeZip ? truncated('the end-of-archive record is missing') : notZip(size));
-    return result;
-  }
-
-  const eocd = tail.subarray(eocdAt);
-  const eocdOffset = tailStart + eocdAt;
-  const disk = eocd.readUInt16LE(4);
-  const cdDisk = eocd.readUInt16LE(6);
-  const entriesOnDisk = eocd.readUInt16LE(8);
-  const totalEntries = eocd.readUInt16LE(10);
-  const cdSize = eocd.readUInt32LE(12);
-  const cdOffset = eocd.readUInt32LE(16);
-
-  const zip64Locator = eocdOffset >= 20 ? await file.read(eocdOffset - 20, 4) : Buffer.alloc(0);
-  if (
-    (zip64Locator.length === 4 && zip64Locator.readUInt32LE(0) === SIG_ZIP64_LOCATOR) ||
-    totalEntries === 0xffff ||
-    cdSize === 0xffffffff ||
-    cdOffset === 0xffffffff
-  ) {
-    findings.push({ ruleId: 'archive-unsupported', data: { feature: 'zip64' } });
-    return result;
-  }
-  if (disk !== 0 || cdDisk !== 0 || entriesOnDisk !== totalEntries) {
-    findings.push({ ruleId: 'archive-unsupported', data: { feature: 'multi-disk' } });
-    return result;
-  }
-  if (cdOffset + cdSize > eocdOffset) {
-    findings.push(
-      cdOffset + cdSize > size
-        ? truncated('the central directory runs past the end of the file')
-        : corrupt('the central directory overlaps the end-of-archive record'),
-    );
-    return result;
-  }
+  const end = await readArchiveEnd(file, startsLikeZip, findings);
+  if (!end) return result;
 
   // Central directory: walk records until its stated size is used up, whatever the count claims,
   // so entries hidden beyond the count are still seen.
-  const cd = await file.read(cdOffset, cdSize);
+  const cd = await file.read(end.cdOffset, end.cdSize);
   let pos = 0;
   while (pos < cd.length) {
     if (records.length >= MAX_RECORDS) {
@@ -145,12 +77,8 @@ export async function readZipStructure(file: RandomAccess): Promise<ZipStructure
       return result;
     }
     if (pos + CENTRAL_SIZE > cd.length || cd.readUInt32LE(pos) !== SIG_CENTRAL) {
-      const found = pos === 0 ? await findPrefix(file, cdOffset, cdSize, eocdOffset) : 0;
-      findings.push(
-        found > 0
-          ? { ruleId: 'archive-prefix-data', data: { bytes: found } }
-          : corrupt(`central directory record ${records.length + 1} is damaged`),
-      );
+      const found = pos === 0 ? await findPrefix(file, end) : 0;
+      findings.push(found > 0 ? { ruleId: 'archive-prefix-data', data: { bytes: found } } : corrupt(`central directory record ${records.length + 1} is damaged`));
       return result;
     }
     const nameLength = cd.readUInt16LE(pos + 28);
@@ -161,113 +89,78 @@ export async function readZipStructure(file: RandomAccess): Promise<ZipStructure
       findings.push(corrupt(`central directory record ${records.length + 1} runs past the directory's end`));
       return result;
     }
-    const nameBytes = cd.subarray(pos + CENTRAL_SIZE, pos + CENTRAL_SIZE + nameLength);
-    const flags = cd.readUInt16LE(pos + 8);
-    const method = cd.readUInt16LE(pos + 10);
-    const record: ZipRecord = {
-      index: records.length,
-      name: decodeName(nameBytes, flags, findings),
-      kind: 'file',
-      flags,
-      method,
-      crc32: cd.readUInt32LE(pos + 16),
-      compressedSize: cd.readUInt32LE(pos + 20),
-      uncompressedSize: cd.readUInt32LE(pos + 24),
-      localOffset: cd.readUInt32LE(pos + 42),
-      encrypted: (flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION)) !== 0 || method === METHOD_AES,
-    };
-    record.kind = entryKind(record.name, cd.readUInt16LE(pos + 4) >> 8, cd.readUInt32LE(pos + 38));
+    const record = await readRecord(file, cd.subarray(pos, recordEnd), records.length, findings);
     records.push(record);
-    // Only the low byte is the version; readers check the central copy, not the local one.
-    const versionNeeded = cd[pos + 6]!;
-    if (versionNeeded > MAX_VERSION_NEEDED) {
-      findings.push({ ruleId: 'archive-unsupported', file: record.name, data: { feature: 'version-needed', version: (versionNeeded / 10).toFixed(1) } });
-    }
-    // Python's zipfile refuses such an entry outright; other readers extract the patch as the file.
-    if (flags & FLAG_PATCHED) findings.push({ ruleId: 'archive-unsupported', file: record.name, data: { feature: 'patched-data' } });
-    const centralZip64 =
-      record.compressedSize === ZIP64_MARK ||
-      record.uncompressedSize === ZIP64_MARK ||
-      record.localOffset === ZIP64_MARK ||
-      hasZip64Extra(cd.subarray(pos + CENTRAL_SIZE + nameLength, pos + CENTRAL_SIZE + nameLength + extraLength));
-    const central = { nameBytes, flags, method, crc32: record.crc32, compressed: record.compressedSize, uncompressed: record.uncompressedSize };
-    const localZip64 = await checkLocalHeader(file, record, central, findings);
-    if (centralZip64 || localZip64) findings.push({ ruleId: 'archive-unsupported', file: record.name, data: { feature: 'zip64' } });
     pos = recordEnd;
   }
-  if (records.length !== totalEntries) {
-    findings.push({ ruleId: 'archive-entry-count', data: { claimed: totalEntries, found: records.length } });
+  if (records.length !== end.totalEntries) {
+    findings.push({ ruleId: 'archive-entry-count', data: { claimed: end.totalEntries, found: records.length } });
   }
 
-  checkLayout(records, await spans(file, records, findings), cdOffset, cdSize, eocdOffset, findings);
+  const layout = await spans(file, records, findings);
+  checkLayout(records, layout, end, findings);
   return result;
 }
 
-interface CentralCopy {
-  nameBytes: Buffer;
-  flags: number;
-  method: number;
-  crc32: number;
-  compressed: number;
-  uncompressed: number;
-}
-
-/** A size or offset field set to this means "see the Zip64 extra field". */
-const ZIP64_MARK = 0xffffffff;
-const ZIP64_EXTRA_ID = 0x0001;
-
-/** Whether an extra-field block holds a Zip64 field; a malformed block simply ends the search. */
-function hasZip64Extra(extra: Buffer): boolean {
-  for (let at = 0; at + 4 <= extra.length; at += 4 + extra.readUInt16LE(at + 2)) {
-    if (extra.readUInt16LE(at) === ZIP64_EXTRA_ID) return true;
+/** One central record (exactly its bytes), checked on its own and against its local header. */
+async function readRecord(file: RandomAccess, bytes: Buffer, index: number, findings: Finding[]): Promise<ZipRecord> {
+  const nameLength = bytes.readUInt16LE(28);
+  const extraLength = bytes.readUInt16LE(30);
+  const nameBytes = bytes.subarray(CENTRAL_SIZE, CENTRAL_SIZE + nameLength);
+  const flags = bytes.readUInt16LE(8);
+  const method = bytes.readUInt16LE(10);
+  const name = decodeName(nameBytes, flags, findings);
+  const record: ZipRecord = {
+    index,
+    name,
+    kind: entryKind(name, bytes.readUInt16LE(4) >> 8, bytes.readUInt32LE(38)),
+    flags,
+    method,
+    crc32: bytes.readUInt32LE(16),
+    compressedSize: bytes.readUInt32LE(20),
+    uncompressedSize: bytes.readUInt32LE(24),
+    localOffset: bytes.readUInt32LE(42),
+    encrypted: (flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION)) !== 0 || method === METHOD_AES,
+  };
+  // Only the low byte is the version; readers check the central copy, not the local one.
+  const versionNeeded = bytes[6]!;
+  if (versionNeeded > MAX_VERSION_NEEDED) {
+    findings.push({ ruleId: 'archive-unsupported', file: name, data: { feature: 'version-needed', version: (versionNeeded / 10).toFixed(1) } });
   }
-  return false;
+  // Python's zipfile refuses such an entry outright; other readers extract the patch as the file.
+  if (flags & FLAG_PATCHED) findings.push({ ruleId: 'archive-unsupported', file: name, data: { feature: 'patched-data' } });
+
+  const extra = parseExtra(bytes.subarray(CENTRAL_SIZE + nameLength, CENTRAL_SIZE + nameLength + extraLength));
+  const overrun = extraOverrun(extra, 'central', name);
+  if (overrun) findings.push(overrun);
+  const unicode = unicodePath(extra, nameBytes);
+  if (unicode && unicode.name !== name) {
+    findings.push({ ruleId: 'path-unicode-mismatch', file: name, data: { other: unicode.name, crcMatches: unicode.crcMatches } });
+  }
+  if (!resolveZip64(record, findField(extra, ZIP64_EXTRA_ID), findings)) return record;
+  await checkLocalHeader(file, record, { nameBytes, flags, method }, findings);
+  return record;
 }
 
 /**
- * Compares the local header with the central record; readers differ on which one they trust.
- * Returns whether the local header uses Zip64 (its sizes then live in the extra field, so they
- * are not compared: the entry is reported as Zip64 instead of as a mismatch).
+ * Replaces the sizes and offset that a central record defers to its Zip64 field. An uncompressed
+ * size of exactly 0xFFFFFFFF without a Zip64 field is a plain (huge) size, as Go's archive/zip
+ * also reads it; a deferred compressed size or offset without the field, or a field too short
+ * for what it stands for, leaves the entry unlocatable: a corrupt archive.
  */
-async function checkLocalHeader(file: RandomAccess, record: ZipRecord, central: CentralCopy, findings: Finding[]): Promise<boolean> {
-  const header = await file.read(record.localOffset, LOCAL_SIZE);
-  if (header.length < LOCAL_SIZE) {
-    findings.push({ ...truncated('a local header lies past the end of the file'), file: record.name });
+function resolveZip64(record: ZipRecord, field: ReturnType<typeof findField>, findings: Finding[]): boolean {
+  const marked = [record.uncompressedSize === ZIP64_MARK, record.compressedSize === ZIP64_MARK, record.localOffset === ZIP64_MARK];
+  if (!marked.some(Boolean) || (!field && !marked[1] && !marked[2])) return true;
+  const values = field ? zip64Values(field, marked) : undefined;
+  if (!values) {
+    const what = ['uncompressed size', 'compressed size', 'local header offset'].filter((_, i) => marked[i]).join(', ');
+    findings.push(corrupt(`the central directory defers its ${what} to a Zip64 field that is ${field ? 'too short' : 'missing'}`, record.name));
     return false;
   }
-  if (header.readUInt32LE(0) !== SIG_LOCAL) {
-    findings.push({ ...corrupt('no local header where the central directory points'), file: record.name });
-    return false;
-  }
-  const nameLength = header.readUInt16LE(26);
-  const extraLength = header.readUInt16LE(28);
-  // The name and the extra field follow the header: one read for both.
-  const variable = await file.read(record.localOffset + LOCAL_SIZE, nameLength + extraLength);
-  const name = variable.subarray(0, nameLength);
-  const zip64 = header.readUInt32LE(18) === ZIP64_MARK || header.readUInt32LE(22) === ZIP64_MARK || hasZip64Extra(variable.subarray(nameLength));
-  const flags = header.readUInt16LE(6);
-  const differs: string[] = [];
-  if (!name.equals(central.nameBytes)) differs.push('name');
-  if (header.readUInt16LE(8) !== central.method) differs.push('compression method');
-  // The UTF-8 flag decides how a non-ASCII name is decoded; readers that decode the local name by
-  // its own flag (Python's zipfile) then find it differs from the central one and refuse the entry.
-  const nonAscii = central.nameBytes.some((b) => b >= 0x80);
-  const compared = FLAG_ENCRYPTED | FLAG_DESCRIPTOR | (nonAscii ? FLAG_UTF8 : 0);
-  if ((flags & compared) !== (central.flags & compared)) differs.push('flags');
-  // With a data descriptor the local header may leave CRC and sizes as zero; they are checked
-  // against the descriptor instead.
-  if (!(flags & FLAG_DESCRIPTOR)) {
-    if (header.readUInt32LE(14) !== central.crc32) differs.push('CRC-32');
-    if (!zip64 && header.readUInt32LE(18) !== central.compressed) differs.push('compressed size');
-    if (!zip64 && header.readUInt32LE(22) !== central.uncompressed) differs.push('uncompressed size');
-  }
-  if (differs.length > 0) findings.push({ ruleId: 'archive-header-mismatch', file: record.name, data: { fields: differs } });
-  record.dataOffset = record.localOffset + LOCAL_SIZE + nameLength + extraLength;
-  if (record.dataOffset + record.compressedSize > file.size) {
-    findings.push({ ...truncated("an entry's data runs past the end of the file"), file: record.name });
-    record.dataOffset = undefined;
-  }
-  return zip64;
+  record.uncompressedSize = values[0] ?? record.uncompressedSize;
+  record.compressedSize = values[1] ?? record.compressedSize;
+  record.localOffset = values[2] ?? record.localOffset;
+  return true;
 }
 
 interface Span {
@@ -282,21 +175,7 @@ async function spans(file: RandomAccess, records: ZipRecord[], findings: Finding
   for (const record of records) {
     if (record.dataOffset === undefined) continue;
     let end = record.dataOffset + record.compressedSize;
-    if (record.flags & FLAG_DESCRIPTOR) {
-      const descriptor = await file.read(end, 16);
-      // The descriptor's signature is optional; when present the record is 16 bytes, else 12.
-      const at = descriptor.length >= 4 && descriptor.readUInt32LE(0) === SIG_DESCRIPTOR ? 4 : 0;
-      if (descriptor.length < at + 12) {
-        findings.push({ ...truncated('a data descriptor lies past the end of the file'), file: record.name });
-      } else if (
-        descriptor.readUInt32LE(at) !== record.crc32 ||
-        descriptor.readUInt32LE(at + 4) !== record.compressedSize ||
-        descriptor.readUInt32LE(at + 8) !== record.uncompressedSize
-      ) {
-        findings.push({ ruleId: 'archive-header-mismatch', file: record.name, data: { fields: ['data descriptor'] } });
-      }
-      end += at + 12;
-    }
+    if (record.flags & FLAG_DESCRIPTOR) end = await checkDescriptor(file, record, end, findings);
     result.push({ record, start: record.localOffset, end });
   }
   return result.sort((a, b) => a.start - b.start || a.end - b.end);
@@ -304,14 +183,17 @@ async function spans(file: RandomAccess, records: ZipRecord[], findings: Finding
 
 /**
  * Entries must tile the file: the first at offset 0, each starting where the previous ended, the
- * central directory right after the last, the end record right after that. A gap can hide data
+ * central directory right after the last, the end records right after that. A gap can hide data
  * that some readers extract; an overlap lets two names share bytes (the classic zip bomb trick).
+ * Gaps are not reported when an entry could not be located: its bytes are somewhere in them.
  */
-function checkLayout(records: ZipRecord[], layout: Span[], cdOffset: number, cdSize: number, eocdOffset: number, findings: Finding[]) {
+function checkLayout(records: ZipRecord[], layout: Span[], end: ArchiveEnd, findings: Finding[]) {
+  const { cdOffset, cdSize, endStart } = end;
+  const located = layout.length === records.length;
   let cursor = 0;
   let previous: Span | undefined;
   for (const span of layout) {
-    if (span.start > cursor) {
+    if (span.start > cursor && located) {
       findings.push(
         previous
           ? { ruleId: 'archive-hidden-data', data: { offset: cursor, bytes: span.start - cursor, after: previous.record.name } }
@@ -326,77 +208,24 @@ function checkLayout(records: ZipRecord[], layout: Span[], cdOffset: number, cdS
     }
   }
   if (records.length === 0 && cdOffset > 0) findings.push({ ruleId: 'archive-prefix-data', data: { bytes: cdOffset } });
-  else if (cursor < cdOffset && previous) {
+  else if (cursor < cdOffset && previous && located) {
     findings.push({ ruleId: 'archive-hidden-data', data: { offset: cursor, bytes: cdOffset - cursor, after: previous.record.name } });
   } else if (cursor > cdOffset && previous) {
     findings.push({ ruleId: 'archive-overlap', file: previous.record.name, data: { other: 'the central directory', offset: cdOffset } });
   }
-  if (cdOffset + cdSize < eocdOffset) {
-    findings.push({ ruleId: 'archive-hidden-data', data: { offset: cdOffset + cdSize, bytes: eocdOffset - cdOffset - cdSize, after: 'the central directory' } });
+  if (cdOffset + cdSize < endStart) {
+    findings.push({ ruleId: 'archive-hidden-data', data: { offset: cdOffset + cdSize, bytes: endStart - cdOffset - cdSize, after: 'the central directory' } });
   }
 }
 
 /** When the directory is not where the end record says, it may sit later by a prefix's length. */
-async function findPrefix(file: RandomAccess, cdOffset: number, cdSize: number, eocdOffset: number): Promise<number> {
-  const actual = eocdOffset - cdSize;
-  if (actual <= cdOffset) return 0;
-  const delta = actual - cdOffset;
+async function findPrefix(file: RandomAccess, end: ArchiveEnd): Promise<number> {
+  const actual = end.endStart - end.cdSize;
+  if (actual <= end.cdOffset) return 0;
+  const delta = actual - end.cdOffset;
   // A prefix shifts everything: the directory and the first local header both sit `delta` later.
   const central = await file.read(actual, 4);
   const local = await file.read(delta, 4);
   const shifted = (b: Buffer, sig: number) => b.length === 4 && b.readUInt32LE(0) === sig;
   return shifted(central, SIG_CENTRAL) && shifted(local, SIG_LOCAL) ? delta : 0;
 }
-
-function decodeName(bytes: Buffer, flags: number, findings: Finding[]): string {
-  const ascii = bytes.every((b) => b < 0x80);
-  if (ascii) return bytes.toString('latin1');
-  try {
-    const name = utf8.decode(bytes);
-    if (!(flags & FLAG_UTF8)) {
-      // Readers that follow the format decode unflagged names as code page 437.
-      const asCp437 = Array.from(bytes, (b) => (b < 0x80 ? String.fromCharCode(b) : cp437High[b - 0x80])).join('');
-      findings.push({ ruleId: 'path-utf8-flag', file: name, data: { cp437: asCp437 } });
-    }
-    return name;
-  } catch {
-    const name = lossy.decode(bytes);
-    findings.push({ ruleId: 'path-encoding', file: name, data: { hex: bytes.toString('hex') } });
-    return name;
-  }
-}
-
-const S_IFMT = 0o170000;
-const S_IFREG = 0o100000;
-const S_IFDIR = 0o040000;
-const S_IFLNK = 0o120000;
-const HOST_UNIX = 3;
-const DOS_REPARSE_POINT = 0x400;
-
-/** What the entry is, from its name and, where the creating host recorded one, its file mode. */
-function entryKind(name: string, host: number, external: number): EntryKind {
-  const namedAsDirectory = name.endsWith('/');
-  if (host === HOST_UNIX) {
-    const type = (external >>> 16) & S_IFMT;
-    if (type === S_IFLNK) return 'symlink';
-    if (type === S_IFDIR) return namedAsDirectory ? 'directory' : 'other';
-    if (type !== 0 && type !== S_IFREG) return 'other';
-    if (type === S_IFREG && namedAsDirectory) return 'other';
-  }
-  if (external & DOS_REPARSE_POINT) return 'symlink';
-  return namedAsDirectory ? 'directory' : 'file';
-}
-
-function notZip(size: number): Finding {
-  return { ruleId: 'archive-not-zip', data: { size } };
-}
-
-function truncated(reason: string): Finding {
-  return { ruleId: 'archive-truncated', data: { reason } };
-}
-
-function corrupt(reason: string): Finding {
-  return { ruleId: 'archive-corrupt', data: { reason } };
-}
-
-export const ZIP_FLAGS = { FLAG_DESCRIPTOR, FLAG_UTF8 } as const;
