@@ -14,6 +14,9 @@ import {
 import { createCallSequencer, type CallOrder } from './call-order.js';
 import type { Findings } from './findings.js';
 import type { SettingsFileStore } from './settings-file.js';
+
+/** Where the session keeps settings: the dev server's file, or memory in the testing kit. */
+export type SessionSettingsStore = Pick<SettingsFileStore, 'file' | 'read' | 'write' | 'entries' | 'clear'>;
 import type { ToolInfo } from './tool-manifest.js';
 
 /*
@@ -82,7 +85,7 @@ export interface DevSessionOptions {
   fixtures: Fixtures;
   fixturesFile: string | null;
   sdkVersion: string;
-  settings: SettingsFileStore;
+  settings: SessionSettingsStore;
   /** Told after every call, for the terminal log. */
   onCall?: (method: string, outcome: CallOutcome) => void;
   /** How long an ordered call waits for an earlier one that never arrives; 2000 ms when left out. */

@@ -23,6 +23,11 @@ export type SdkOutcome =
 export interface SdkTransport {
   /** Carries one call to the host, which applies calls strictly in `seq` order. */
   send(call: SdkCall): void;
+  /**
+   * Copies a call's arguments, throwing for what cannot cross to the host; structuredClone when
+   * left out. A transport that copies in another realm's objects must bring its own.
+   */
+  clone?(args: unknown[]): unknown[];
 }
 
 export interface SdkConfig {
@@ -83,7 +88,7 @@ export function createSdk(config: SdkConfig, transport: SdkTransport): SdkHandle
     // refuses it before sending.
     let copy: unknown[];
     try {
-      copy = typeof structuredClone === 'function' ? structuredClone(args) : args;
+      copy = transport.clone ? transport.clone(args) : typeof structuredClone === 'function' ? structuredClone(args) : args;
     } catch (error) {
       return Promise.reject(
         makeError(method, {
