@@ -122,12 +122,15 @@ export async function loadTool(folder: string, options: LoadToolOptions = {}): P
     note('error', `${e.type === 'resource-loading' ? 'could not load' : 'uncaught'}: ${String(detail)}`);
   });
 
-  const interceptor = jsdom.requestInterceptor!(async (request) => {
-    const file = await readToolUrl(realRoot, request.url);
-    if (file !== undefined) return new Response(new Uint8Array(file.bytes), { status: 200, headers: { 'Content-Type': file.type } });
-    note('error', `not found: ${request.url.startsWith(`${TOOL_ORIGIN}/`) ? request.url.slice(TOOL_ORIGIN.length + 1) : request.url} (a tool reaches only its own files)`);
+  /** A tool file as a response, as the dev server's tool origin would answer; nothing else is reachable. */
+  const serve = async (url: string, method = 'GET'): Promise<Response> => {
+    if (method !== 'GET' && method !== 'HEAD') return new Response('only GET and HEAD are served here', { status: 405, headers: { Allow: 'GET, HEAD' } });
+    const file = await readToolUrl(realRoot, url);
+    if (file !== undefined) return new Response(method === 'HEAD' ? null : new Uint8Array(file.bytes), { status: 200, headers: { 'Content-Type': file.type } });
+    note('error', `not found: ${url.startsWith(`${TOOL_ORIGIN}/`) ? url.slice(TOOL_ORIGIN.length + 1) : url} (a tool reaches only its own files)`);
     return new Response('not found', { status: 404, headers: { 'Content-Type': 'text/plain' } });
-  });
+  };
+  const interceptor = jsdom.requestInterceptor!((request) => serve(request.url, request.method));
 
   const { port, config } = host.connect();
   const dom = new jsdom.JSDOM(page.bytes.toString('utf8'), {
@@ -138,6 +141,18 @@ export async function loadTool(folder: string, options: LoadToolOptions = {}): P
     resources: { interceptors: [interceptor] },
     beforeParse(window: Window & typeof globalThis) {
       installSandbox(window, note);
+      // jsdom has no fetch(); a tool may fetch its own files, as under dev. (The response's
+      // objects come from Node, so instanceof checks on them fail in the page.)
+      if (typeof (window as { fetch?: unknown }).fetch !== 'function') {
+        Object.defineProperty(window, 'fetch', {
+          configurable: true,
+          writable: true,
+          value: (input: unknown, init?: { method?: string }) => {
+            const target = typeof input === 'string' || input instanceof URL ? String(input) : String((input as { url?: unknown }).url);
+            return serve(new URL(target, window.location.href).href, (init?.method ?? 'GET').toUpperCase());
+          },
+        });
+      }
       // The SDK is built inside the page's realm, so its promises, errors and results are the page's own.
       const inPage = (code: string) => (window as unknown as { eval(code: string): unknown }).eval(`(${code})`);
       const connect = inPage(connectSdk.toString()) as typeof connectSdk;

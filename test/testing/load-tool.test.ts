@@ -137,6 +137,9 @@ describe('loadTool', () => {
     const tool = await open(folder);
     const read = (url: string) => (tool.window as unknown as { read(url: string): Promise<string> }).read(url);
     expect(await read('data.json')).toBe('200 {"ok":true}');
+    const fetched = await tool.window.fetch('data.json').then((response) => response.json());
+    expect(fetched).toEqual({ ok: true });
+    expect((await tool.window.fetch('.env')).status).toBe(404);
     for (const url of ['.env', 'linked.txt', '../secret.txt', 'https://example.com/']) expect(await read(url)).toMatch(/^404 |^error$/);
   });
 
