@@ -113,9 +113,15 @@ export interface TestHost {
   connect(): { port: HostPort; config: SdkConfig };
 }
 
+/** Rounds of answers settled() waits through before it gives up on a tool that never stops calling. */
+const MAX_SETTLE_ROUNDS = 1000;
 const realSetImmediate = globalThis.setImmediate;
-/** One turn of the event loop, taken with the timer functions Node started with, so fake timers cannot stall it. */
-const nextTurn = () => new Promise<void>((resolve) => (realSetImmediate ? realSetImmediate(resolve) : queueMicrotask(resolve)));
+/** Runs `task` in the next turn of the event loop, with the timer function Node started with, so fake timers cannot stall it. */
+const later = (task: () => void): void => {
+  if (realSetImmediate) realSetImmediate(task);
+  else setTimeout(task, 0);
+};
+const nextTurn = () => new Promise<void>((resolve) => later(resolve));
 
 async function readTool(options: TestHostOptions): Promise<ToolInfo> {
   const given = options.manifest;
@@ -205,7 +211,15 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
           else record.error = outcome.error;
           record.warnings = outcome.warnings;
           warnings.push(...outcome.warnings);
-          deliver?.(seq, JSON.stringify(outcome.ok ? { ok: true, value: outcome.value } : { ok: false, error: outcome.error }));
+          const answer = JSON.stringify(outcome.ok ? { ok: true, value: outcome.value } : { ok: false, error: outcome.error });
+          // An answer arrives in a later turn, as a message does under dev: a tool that calls
+          // again from every answer cannot starve the event loop.
+          return new Promise<void>((resolve) =>
+            later(() => {
+              deliver?.(seq, answer);
+              resolve();
+            }),
+          );
         });
         inFlight.add(done);
         void done.finally(() => inFlight.delete(done));
@@ -246,11 +260,15 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
     },
     async settled() {
       // Each answer may lead the tool to make more calls; wait until a turn passes with none.
-      for (;;) {
+      // A tool that calls again at once after every answer never gets there: say so, rather
+      // than leave the test to time out.
+      const before = calls.length;
+      for (let round = 0; round < MAX_SETTLE_ROUNDS; round++) {
         if (inFlight.size > 0) await Promise.allSettled([...inFlight]);
         await nextTurn();
         if (inFlight.size === 0) return;
       }
+      throw new Error(`settled(): the tool was still calling the bridge after ${calls.length - before} calls in ${MAX_SETTLE_ROUNDS} rounds; does it poll without a pause?`);
     },
     editorView: () => snapshot().editor,
     lines: () => snapshot().editor.blocks.flatMap((block) => block.lines),

@@ -120,6 +120,20 @@ describe('createTestHost', () => {
     expect(await test.pipeline.settings.get('units')).toBe('metric');
   });
 
+  it('waits in settled() for calls made in reaction to answers, and gives up on a tool that never stops', async () => {
+    const test = await host();
+    const chain = (left: number): Promise<unknown> => test.pipeline.context.get().then(() => (left > 0 ? chain(left - 1) : undefined));
+    void chain(20);
+    await test.settled();
+    expect(test.calls).toHaveLength(21);
+    let polling = true;
+    const poll = (): Promise<unknown> => test.pipeline.context.get().then(() => (polling ? poll() : undefined));
+    void poll();
+    await expect(test.settled()).rejects.toThrow(/still calling the bridge after \d+ calls in 1000 rounds/);
+    polling = false;
+    await test.settled();
+  });
+
   it('collects the warnings of each call', async () => {
     const test = await host({ manifest: QUOTING });
     await test.pipeline.costItems.list();
