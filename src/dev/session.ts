@@ -14,10 +14,10 @@ import {
 import { createCallSequencer, type CallOrder } from './call-order.js';
 import type { Findings } from './findings.js';
 import type { SettingsFileStore } from './settings-file.js';
+import type { ToolInfo } from './tool-manifest.js';
 
 /** Where the session keeps settings: the dev server's file, or memory in the testing kit. */
 export type SessionSettingsStore = Pick<SettingsFileStore, 'file' | 'read' | 'write' | 'entries' | 'clear'>;
-import type { ToolInfo } from './tool-manifest.js';
 
 /*
  * The emulated host as the dev server runs it: the platform model, plus what the author can
