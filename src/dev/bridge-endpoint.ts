@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BodyError, readJsonObject, sendJson } from './http-utils.js';
+import type { CallOrder } from './call-order.js';
 import type { DevSession } from './session.js';
 import { decodeWireValue, WireError } from './wire-values.js';
 
@@ -12,23 +13,38 @@ import { decodeWireValue, WireError } from './wire-values.js';
 /** Generous for a quote of thousands of lines, small enough that no client can exhaust memory. */
 export const MAX_CALL_BYTES = 5_000_000;
 const METHOD_NAME = /^[A-Za-z]{1,40}\.[A-Za-z]{1,40}$/;
+const CHANNEL = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The call's place from the request's address, or undefined for a call outside any sequence. */
+export function readCallOrder(target: string | undefined): CallOrder | undefined {
+  const query = new URLSearchParams((target ?? '').split('?')[1]?.split('#')[0] ?? '');
+  const channel = query.get('channel');
+  const seq = Number(query.get('seq'));
+  if (channel === null || !CHANNEL.test(channel) || !Number.isSafeInteger(seq) || seq < 1) return undefined;
+  return { channel, seq };
+}
 
 export async function handleBridgeCall(request: IncomingMessage, response: ServerResponse, session: DevSession, onDone: () => void): Promise<void> {
+  const order = readCallOrder(request.url);
+  const refuse = (status: number, message: string, headers: Record<string, string> = {}) => {
+    if (order !== undefined) session.skip(order);
+    sendJson(response, status, { error: message }, headers);
+  };
   let body: Record<string, unknown>;
   try {
     body = await readJsonObject(request, MAX_CALL_BYTES);
   } catch (error) {
     if (!(error instanceof BodyError)) throw error;
-    sendJson(response, error.status, { error: error.message }, error.status === 413 ? { Connection: 'close' } : {});
+    refuse(error.status, error.message, error.status === 413 ? { Connection: 'close' } : {});
     return;
   }
   const { method, args } = body;
   if (typeof method !== 'string' || !METHOD_NAME.test(method)) {
-    sendJson(response, 400, { error: 'method must be a bridge method name such as "products.list"' });
+    refuse(400, 'method must be a bridge method name such as "products.list"');
     return;
   }
   if (!Array.isArray(args)) {
-    sendJson(response, 400, { error: 'args must be an array' });
+    refuse(400, 'args must be an array');
     return;
   }
   let decoded: unknown[];
@@ -36,10 +52,10 @@ export async function handleBridgeCall(request: IncomingMessage, response: Serve
     decoded = decodeWireValue(args) as unknown[];
   } catch (error) {
     if (!(error instanceof WireError) && !(error instanceof RangeError)) throw error;
-    sendJson(response, 400, { error: `args cannot be read: ${error.message}` });
+    refuse(400, `args cannot be read: ${error.message}`);
     return;
   }
-  const outcome = await session.call(method, decoded);
+  const outcome = await session.call(method, decoded, order);
   sendJson(response, 200, outcome);
   onDone();
 }

@@ -1,6 +1,5 @@
 import type { BridgeContextDto, BridgeToolType } from '../bridge/types.js';
 import {
-  BRIDGE_METHODS,
   BridgeModelError,
   createPlatform,
   isSupportedSdkVersion,
@@ -14,9 +13,13 @@ import {
   type Platform,
   type SettingsEntry,
 } from '../platform/index.js';
+import { createCallSequencer, type CallOrder } from './call-order.js';
 import type { Findings } from './findings.js';
 import type { SettingsFileStore } from './settings-file.js';
 import { manifestCause, type ToolInfo } from './tool-manifest.js';
+
+/** Where the session keeps settings: the dev server's file, or memory in the testing kit. */
+export type SessionSettingsStore = Pick<SettingsFileStore, 'file' | 'read' | 'write' | 'entries' | 'clear'>;
 
 /*
  * The emulated host as the dev server runs it: the platform model, plus what the author can
@@ -86,13 +89,18 @@ export interface DevSessionOptions {
   fixtures: Fixtures;
   fixturesFile: string | null;
   sdkVersion: string;
-  settings: SettingsFileStore;
+  settings: SessionSettingsStore;
   /** Told after every call, for the terminal log. */
   onCall?: (method: string, outcome: CallOutcome) => void;
+  /** How long an ordered call waits for an earlier one that never arrives; 2000 ms when left out. */
+  gapMs?: number;
 }
 
 export interface DevSession {
-  call(method: string, args: unknown[]): Promise<CallOutcome>;
+  /** Runs one bridge call; with an order, only after every earlier call of its page load. */
+  call(method: string, args: unknown[], order?: CallOrder): Promise<CallOutcome>;
+  /** A call of this place was refused before it could run: the later ones need not wait for it. */
+  skip(order: CallOrder): void;
   /**
    * Runs a REST API operation on the platform, in turn with bridge calls, so that both see one
    * tenant's data in one order. Resolves with the operation's value and the model's warnings.
@@ -119,8 +127,9 @@ export function createDevSession(options: DevSessionOptions): DevSession {
   const choices: HostChoices = { toolType: null, userRole: null, cultureCode: null, sdkVersion: options.sdkVersion };
   let warnings: BridgeWarning[] = [];
   // Calls run one at a time, as the host's single open quote takes them, so each call's
-  // warnings and log entry belong to that call alone.
+  // warnings and log entry belong to that call alone; the sequencer puts them in call order.
   let queue: Promise<unknown> = Promise.resolve();
+  const sequencer = createCallSequencer({ gapMs: options.gapMs ?? 2000 });
 
   const toolType = (): BridgeToolType => choices.toolType ?? tool.manifestType ?? 'standalone';
   const context = (): BridgeContextDto => ({
@@ -145,10 +154,7 @@ export function createDevSession(options: DevSessionOptions): DevSession {
     const started = performance.now();
     const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
     try {
-      // Only names the model knows reach it; `__proto__` and friends stop here.
-      if (!Object.prototype.hasOwnProperty.call(BRIDGE_METHODS, method)) {
-        throw new BridgeModelError('UNKNOWN_METHOD', method, `${method} is not a bridge method`);
-      }
+      // The model refuses names it does not know (`__proto__` and friends too), naming the nearest.
       let value = await platform.call(method, args, { toolId: tool.toolId, toolType: toolType() });
       // The role and culture switches change what the tool is told, not the data it works on.
       if (method === 'context.get') value = { ...(value as BridgeContextDto), ...context() };
@@ -194,11 +200,19 @@ export function createDevSession(options: DevSessionOptions): DevSession {
   };
 
   return {
-    call(method, args) {
-      const result = queue.then(() => runCall(method, args));
-      queue = result;
-      void result.then((outcome) => options.onCall?.(method, outcome));
-      return result;
+    call(method, args, order) {
+      return new Promise((resolve) => {
+        sequencer.admit(order, () => {
+          const result = queue.then(() => runCall(method, args));
+          queue = result;
+          void result.then((outcome) => options.onCall?.(method, outcome));
+          resolve(result);
+        });
+      });
+    },
+
+    skip(order) {
+      sequencer.skip(order);
     },
 
     api(operation) {

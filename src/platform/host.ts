@@ -32,6 +32,7 @@ import {
   ADD_LINES_SECTIONS_SINCE,
   BRIDGE_METHODS,
   CURRENT_SDK_VERSION,
+  describeUnknownMethod,
   hasSince,
   isBridgeMethod,
   isSupportedSdkVersion,
@@ -223,7 +224,7 @@ export function createPlatform(options: PlatformOptions): Platform {
   const call = async (method: string, args: readonly unknown[] = [], caller: Caller = defaultCaller): Promise<unknown> => {
     // A transport may hand over anything; String() could even throw on a null-prototype object.
     const name = typeof method === 'string' ? method : describeValue(method);
-    if (!isBridgeMethod(name)) throw new BridgeModelError('UNKNOWN_METHOD', name, `${name} is not a bridge method`);
+    if (!isBridgeMethod(name)) throw new BridgeModelError('UNKNOWN_METHOD', name, describeUnknownMethod(name.slice(0, 100), listSdkMethods(sdkVersion)));
     const info = BRIDGE_METHODS[name];
     if (!hasSince(sdkVersion, info.since)) {
       throw new BridgeModelError('METHOD_NOT_AVAILABLE', name, `${name} arrived in SDK ${info.since}; this host acts as SDK ${sdkVersion}`);

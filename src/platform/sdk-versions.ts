@@ -1,4 +1,5 @@
 import type { BridgeToolType, PipelineSdk } from '../bridge/types.js';
+import { editDistance, nearestName } from '../core/nearest.js';
 
 /*
  * Which bridge methods exist in which SDK version (platform-spec §9.3). Kept free of Node and
@@ -83,4 +84,20 @@ export function isBridgeMethod(name: string): name is BridgeMethodName {
 /** The methods a host of SDK `version` exposes, in a stable order. */
 export function listSdkMethods(version: string): BridgeMethodName[] {
   return (Object.keys(BRIDGE_METHODS) as BridgeMethodName[]).filter((name) => hasSince(version, BRIDGE_METHODS[name].since));
+}
+
+/**
+ * Why a name is no bridge method, with the nearest method of `methods` (the host's own) to try:
+ * a near spelling of any method first, else the closest member of the same namespace.
+ */
+export function describeUnknownMethod(name: string, methods: readonly string[]): string {
+  const space = name.split('.', 1)[0] ?? '';
+  const siblings = methods.filter((method) => method.startsWith(`${space}.`));
+  let nearest = nearestName(name, methods);
+  if (nearest === undefined && siblings.length > 0) {
+    nearest = siblings.reduce((best, method) => (editDistance(name, method) < editDistance(name, best) ? method : best));
+  }
+  const hint = nearest === undefined ? '' : ` Did you mean ${nearest}?`;
+  const members = siblings.length === 0 ? '' : ` (${space} has ${siblings.map((method) => method.slice(space.length + 1)).join(', ')})`;
+  return `${name} is not a bridge method.${hint}${members}`;
 }

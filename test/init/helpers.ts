@@ -77,4 +77,5 @@ export const EXPECTED_FILES = [
   'src/index.html',
   'src/manifest.json',
   'src/styles.css',
+  'test/tool.test.mjs',
 ];

@@ -146,18 +146,21 @@ function runHost(
       return;
     }
     if (data.type !== 'pipeline:call' || typeof data.id !== 'number' || !Number.isSafeInteger(data.id)) return;
-    void handleCall(source, data.id, data.method, data.args);
+    void handleCall(source, data.id, data.channel, data.method, data.args);
   });
 
-  const handleCall = async (source: MessageEventSource, id: number, method: unknown, args: unknown) => {
+  // Every call goes to the server at once, numbered: `id` is its place among the calls of the
+  // page load `channel`, and the server applies them in that order whichever request lands first.
+  // A malformed call is sent too, so that the server frees its place when it refuses it.
+  const handleCall = async (source: MessageEventSource, id: number, channel: unknown, method: unknown, args: unknown) => {
     const name = typeof method === 'string' ? method.slice(0, 100) : String(method);
     const list = Array.isArray(args) ? args : [];
     const entry = addLogEntry(name, list);
     const started = performance.now();
+    const order = typeof channel === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(channel) ? `?channel=${channel}&seq=${id}` : '';
     let outcome: Json;
     try {
-      if (typeof method !== 'string' || !Array.isArray(args)) throw new Error('malformed call message');
-      outcome = await postJson('/__pipeline/call', { method, args: encode(list) });
+      outcome = await postJson(`/__pipeline/call${order}`, { method: name, args: Array.isArray(args) ? encode(list) : null });
     } catch (error) {
       outcome = { ok: false, error: { name: 'BridgeError', code: 'INTERNAL_ERROR', method: name, message: `The dev server did not answer: ${error instanceof Error ? error.message : String(error)}`, details: [] }, warnings: [] };
     }
