@@ -1,4 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { encodeWireValue } from '../dev/wire-values.js';
 import { openToolFile, readRequestPath, contentTypeOf } from '../dev/static-files.js';
 import { createSdk } from '../sdk/create-sdk.js';
@@ -55,10 +58,22 @@ interface JsdomModule {
   requestInterceptor?: (handler: (request: Request) => Promise<Response | undefined> | Response | undefined) => unknown;
 }
 
-async function importJsdom(): Promise<JsdomModule> {
+/**
+ * jsdom is the author's dev dependency, not ours. Looked up from the tool's folder first: when the
+ * project reaches pipeline-tool through a link (a `file:` dependency on a global or cloned copy,
+ * `npm link`), a plain import would search beside pipeline-tool's real location instead, and miss
+ * the project's jsdom.
+ */
+async function importJsdom(toolFolder: string): Promise<JsdomModule> {
   let loaded: { default?: JsdomModule } & Partial<JsdomModule>;
   try {
-    loaded = (await import('jsdom' as string)) as typeof loaded;
+    let specifier = 'jsdom';
+    try {
+      specifier = pathToFileURL(createRequire(path.join(toolFolder, 'noop.js')).resolve('jsdom')).href;
+    } catch {
+      // Not installed in the project: fall back to where pipeline-tool itself is.
+    }
+    loaded = (await import(specifier)) as typeof loaded;
   } catch {
     throw new Error('loadTool needs jsdom to build the page, and it is not installed: run npm install --save-dev jsdom');
   }
@@ -102,7 +117,7 @@ export async function loadTool(folder: string, options: LoadToolOptions = {}): P
   const entryUrl = `${TOOL_ORIGIN}/${entry.split('/').map(encodeURIComponent).join('/')}`;
   const page = await readToolUrl(realRoot, entryUrl);
   if (page === undefined) throw new Error(`loadTool: the entry page ${entry} (from the manifest) is not a file in ${folder}`);
-  const jsdom = await importJsdom();
+  const jsdom = await importJsdom(realRoot);
 
   const consoleEntries: ConsoleEntry[] = [];
   const errors: string[] = [];
