@@ -5,6 +5,8 @@ export default defineCollectedRule<{ method: string; field: string; value: numbe
   id: 'bridge-literal-range',
   severity: 'warning',
   description: 'A literal value in a quotes.create or quotes.addLines call is outside what the platform accepts (qty, unitPrice, taxRate, discountPercent, more than 200 lines).',
+  why: 'The host rejects the whole call when one value is out of range.',
+  fix: 'Use a value in range (taxRate 0.15, not 15, in quotes.create).',
   message: (data) => {
     const more = andMore(data);
     if (data.field === 'lines') {

@@ -5,6 +5,8 @@ export default defineCollectedRule<{ method: string; toolType: string; declared:
   id: 'bridge-tool-type',
   severity: 'error',
   description: 'quotes.addLines or quotes.addSections is called by a tool whose manifest type is standalone.',
+  why: 'The host rejects these calls from a standalone tool.',
+  fix: 'Set "type": "quoting_extension", or use quotes.create.',
   message: (data) =>
     `pipeline.${data.method} only works in a quoting_extension, ` +
     (data.declared ? `but manifest.json declares "type": "${data.toolType}"` : 'but manifest.json has no "type", so the host treats the tool as standalone') +

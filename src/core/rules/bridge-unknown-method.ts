@@ -5,6 +5,8 @@ export default defineCollectedRule<{ method: string; suggestion?: string; method
   id: 'bridge-unknown-method',
   severity: 'error',
   description: 'A bridge method that does not exist is called (pipeline.quotes.update, pipeline.customer.list).',
+  why: 'The call fails at run time: the bridge has no such method.',
+  fix: 'Call an existing method (the message names the nearest).',
   message: (data) => {
     const hint = data.suggestion
       ? `did you mean pipeline.${data.suggestion}?`

@@ -5,6 +5,8 @@ export default defineCollectedRule<{ reference: string; kind: string; more?: num
   id: 'reference-insecure',
   severity: 'error',
   description: 'A reference uses http:, which the https host blocks as mixed content.',
+  why: 'The host is served over https and blocks http content as mixed content.',
+  fix: 'Bundle the file, or use https:.',
   message: (data) =>
     `"${data.reference}" uses http:, and the platform is served over https, so the browser blocks it as mixed content. Put the file in the bundle and refer to it by a relative path, or use https:.${andMore(data)}`,
 });

@@ -5,6 +5,8 @@ export default defineCollectedRule<{ reference: string; kind: string; more?: num
   id: 'reference-remote',
   severity: 'warning',
   description: 'A script or stylesheet is loaded from another site at run time.',
+  why: "The tool then depends on another site being up and reachable from every customer's network.",
+  fix: 'Download the script or stylesheet into the bundle.',
   message: (data) =>
     `The ${data.kind === 'script' ? 'script' : 'stylesheet'} "${data.reference}" is loaded from another site each time the tool opens: the tool then depends on that site being up and unchanged, breaks offline, and runs code the marketplace never reviewed. Download it into the bundle and refer to it by a relative path.${andMore(data)}`,
 });

@@ -9,6 +9,8 @@ export default defineRule<{ size: number; limit: number; complete: boolean; unre
   severity: 'error',
   locked: true,
   description: 'The files inflate to more than 50,000,000 bytes (counted while inflating, never from headers).',
+  why: 'A marketplace limit, and the defence against zip bombs.',
+  fix: 'Remove large files the tool does not need.',
   message: ({ size, limit, complete, unread, largest }) =>
     (complete
       ? `The files unpack to ${formatBytes(size)}; the marketplace accepts at most ${formatBytes(limit)} (50 MB read as decimal, the stricter reading). `
