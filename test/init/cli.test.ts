@@ -39,7 +39,7 @@ describe('init with flags', () => {
     });
     await expectCleanTool(project);
     // The next steps name the commands to develop, pack and validate.
-    for (const command of ['cd estimator', 'npm install', 'pipeline-tool dev src', 'pipeline-tool pack src -o dist/', 'pipeline-tool validate dist/Kitchen-2.1.0.zip']) {
+    for (const command of ['cd estimator', 'npm install', 'pipeline-tool dev', 'pipeline-tool pack', 'pipeline-tool validate dist/Kitchen-2.1.0.zip']) {
       expect(result.stdout).toContain(command);
     }
   });

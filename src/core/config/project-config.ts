@@ -1,15 +1,13 @@
 import { UsageError } from '../errors.js';
-import { CONFIG_FILE } from './file-name.js';
+import { CONFIG_FILE, CONFIG_SCHEMA_REFERENCE } from './file-name.js';
 import { pointerToken, positionFinder, scanJson } from '../json/scan-json.js';
 import { nearestName } from '../nearest.js';
 import { ruleSettingProblem, type RuleSetting } from '../validate.js';
 import { globProblem } from './globs.js';
 import type { RuleOverride } from './settings.js';
 
-export { CONFIG_FILE };
+export { CONFIG_FILE, CONFIG_SCHEMA_REFERENCE };
 
-/** Where a project made by `init` points `$schema`, so editors complete and check the file. */
-export const CONFIG_SCHEMA_REFERENCE = './node_modules/pipeline-tool/schemas/config.schema.json';
 
 /** Larger than any real project file; the bound keeps a stray huge file from being read whole. */
 export const CONFIG_MAX_BYTES = 1_000_000;

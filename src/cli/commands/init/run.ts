@@ -18,6 +18,8 @@ import {
   type InitResult,
   type ToolType,
 } from '../../../core/init/index.js';
+import { CONFIG_FILE } from '../../../core/config/file-name.js';
+import { OUTPUT_FOLDER } from '../../../core/init/plan.js';
 import { defaultZipName } from '../../../core/pack/destination.js';
 import { UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
@@ -199,9 +201,9 @@ function summary(result: InitResult, cwd: string, colour: ChalkInstance): string
   if (relative !== '') steps.push([`cd ${shellQuote(relative)}`, '']);
   steps.push(
     ['npm install', 'installs pipeline-tool and TypeScript for the project'],
-    [`npx pipeline-tool dev ${tool}`, 'runs the tool in an emulated Pipeline host'],
-    [`npx pipeline-tool pack ${tool} -o dist/`, 'builds the .zip to upload to the marketplace'],
-    [`npx pipeline-tool validate dist/${zipName}`, 'checks that zip against the marketplace rules'],
+    ['npx pipeline-tool dev', `runs the tool (${tool}/, as ${CONFIG_FILE} says) in an emulated Pipeline host`],
+    ['npx pipeline-tool pack', `builds the .zip to upload to the marketplace into ${OUTPUT_FOLDER}/`],
+    [`npx pipeline-tool validate ${OUTPUT_FOLDER}/${zipName}`, 'checks that zip against the marketplace rules'],
   );
   const width = Math.max(...steps.map(([command]) => command.length));
   lines.push('', 'Next steps:', ...steps.map(([command, why]) => `  ${colour.cyan(command.padEnd(width))}${why ? `   ${colour.dim(why)}` : ''}`.trimEnd()));
