@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { unknownRuleMessage } from '../../../core/nearest.js';
 import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../../main.js';
-import { explainRule } from './explain.js';
+import { explainRule } from '../../../core/rule-docs.js';
 
 export function registerRules(program: Command, context: CommandContext): void {
   program

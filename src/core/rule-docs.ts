@@ -1,4 +1,5 @@
-import type { AnyRule } from '../../../core/rules/rule.js';
+import { CODE_RULE_IDS } from './code/rule-ids.js';
+import type { AnyRule } from './rules/rule.js';
 
 /** `pipeline-tool rules <id>`: one rule, from the same fields as the list and the README's table. */
 export function explainRule(rule: AnyRule): string {
@@ -20,4 +21,10 @@ export function rulesTable(rules: readonly AnyRule[]): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|');
   const rows = rules.map((rule) => `| \`${rule.id}\` | ${rule.severity}${rule.locked ? ', locked' : ''} | ${cell(rule.description)} | ${cell(rule.fix)} |`);
   return ['| id | severity | what it catches | how to fix it |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+/** The README's two tables: the code checks (rules whose findings the scanners make) and the others. */
+export function readmeTables(registry: readonly AnyRule[]): { bundle: string; code: string } {
+  const code = new Set(CODE_RULE_IDS);
+  return { bundle: rulesTable(registry.filter((rule) => !code.has(rule.id))), code: rulesTable(registry.filter((rule) => code.has(rule.id))) };
 }
