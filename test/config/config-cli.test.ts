@@ -93,6 +93,18 @@ describe('a scaffolded project, run from anywhere in it', () => {
     expect(runCli(['validate', 'src'], { cwd: project }).code).toBe(0);
   });
 
+  it('a project file inside the tool folder acts on that folder and never ships', () => {
+    const tool = path.join(scaffold(), 'src');
+    writeConfig(tool, { rules: { 'dialog-call': 'error' } });
+    write(tool, { 'deep/er/data.json': '{}' });
+    const dry = runCli(['pack', '--dry-run', '--format', 'json'], { cwd: path.join(tool, 'deep', 'er') });
+    expect(dry.code, dry.stdout + dry.stderr).toBe(0);
+    const result = JSON.parse(dry.stdout) as { folder: string; excluded: { path: string; reason: string }[]; included: { path: string }[] };
+    expect(result.folder).toBe(tool);
+    expect(result.excluded).toContainEqual(expect.objectContaining({ path: 'pipeline-tool.config.json', reason: 'project-file' }));
+    expect(result.included.map((file) => file.path)).not.toContain('pipeline-tool.config.json');
+  });
+
   it('dev serves the tool and keeps its settings beside the project file, from a subfolder', async () => {
     const project = scaffold();
     const cwd = path.join(project, '.github');
