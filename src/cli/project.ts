@@ -1,8 +1,10 @@
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { requireManifestHere } from '../core/pack/manifest-elsewhere.js';
 import { loadProjectConfig, type LoadedConfig } from '../core/config/load-config.js';
 import { withRuleFlags, type RuleOverride } from '../core/config/settings.js';
 import type { RuleSetting } from '../core/validate.js';
+import { UsageError } from './errors.js';
 import type { CliIo } from './io.js';
 import { parseRuleFlags } from './rule-flags.js';
 
@@ -35,7 +37,12 @@ export async function resolveTarget(
   const settings = withRuleFlags(project?.config.rules ?? {}, project?.config.overrides ?? [], ruleFlags);
   let target: string;
   if (given !== undefined) target = path.resolve(io.cwd, given);
-  else if (project) target = path.resolve(project.root, project.config.source ?? '.');
+  else if (project) {
+    target = path.resolve(project.root, project.config.source ?? '.');
+    if (project.config.source !== undefined && !(await isFolder(target))) {
+      throw new UsageError(`${shownPath(project.file, io.cwd)} names "${project.config.source}" as "source", but ${shownPath(target, io.cwd)} is not a folder. Correct "source", or give the tool folder on the command line.`);
+    }
+  }
   else {
     target = io.cwd;
     await requireManifestHere(target, '.', command);
@@ -48,4 +55,11 @@ export function shownPath(file: string, cwd: string): string {
   const relative = path.relative(cwd, file);
   if (relative === '') return '.';
   return path.isAbsolute(relative) || relative.split(path.sep).filter((part) => part === '..').length > 2 ? file : relative;
+}
+
+async function isFolder(folder: string): Promise<boolean> {
+  return stat(folder).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
 }

@@ -212,6 +212,10 @@ describe('vendored code quieted by an override', () => {
     expect(readdirSync(path.join(project, 'release'))).toEqual(['Kitchen-1.0.0.zip']);
     expectUsageError(runCli(['validate', '--config', 'missing.json'], { cwd: project }), 'missing.json does not exist');
     expectUsageError(runCli(['dev', '--config', 'src'], { cwd: project }), 'src is a folder');
+    writeConfig(project, { source: 'tool' }, 'moved.json');
+    for (const command of ['validate', 'pack', 'dev']) {
+      expectUsageError(runCli([command, '-c', 'moved.json'], { cwd: project }), 'moved.json names "tool" as "source", but tool is not a folder');
+    }
   });
 });
 

@@ -41,9 +41,11 @@ export async function findConfigFile(start: string): Promise<string | undefined>
 async function readConfigText(file: string, shown: string): Promise<string> {
   let handle;
   try {
-    handle = await open(file, 'r');
-    const info = await handle.stat();
+    // Checked before opening: opening a FIFO would wait for a writer forever.
+    const info = await stat(file);
     if (info.isDirectory()) throw new UsageError(`${shown} is a folder; the project file is a JSON file named ${CONFIG_FILE}.`);
+    if (!info.isFile()) throw new UsageError(`${shown} is not a regular file; the project file is a JSON file named ${CONFIG_FILE}.`);
+    handle = await open(file, 'r');
     if (info.size > CONFIG_MAX_BYTES) throw new UsageError(`${shown} is ${info.size} bytes; a project file is a few lines of JSON (at most ${CONFIG_MAX_BYTES} bytes).`);
     const bytes = await handle.readFile();
     const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes.subarray(0, CONFIG_MAX_BYTES + 1));
