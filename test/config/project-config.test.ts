@@ -1,6 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
+import { loadProjectConfig } from '../../src/core/config/load-config.js';
 import { ConfigError, parseProjectConfig } from '../../src/core/config/project-config.js';
 import { effectiveSettings, settingsResolver, withRuleFlags } from '../../src/core/config/settings.js';
 import { globProblem } from '../../src/core/config/globs.js';
@@ -198,6 +201,27 @@ describe('schemas/config.schema.json', () => {
     for (const config of bad) {
       expect(validate(config), JSON.stringify(config)).toBe(false);
       expect(() => parseProjectConfig(JSON.stringify(config), FILE)).toThrow(ConfigError);
+    }
+  });
+});
+
+describe('loadProjectConfig', () => {
+  it('finds the nearest file upward, stopping at the first one', async () => {
+    const root = writeFolder({ [FILE]: '{ "source": "outer" }', 'a/b/c/.keep': '', [`a/b/${FILE}`]: '{ "source": "inner" }' });
+    const inner = await loadProjectConfig(path.join(root, 'a', 'b', 'c'));
+    expect(inner).toMatchObject({ file: path.join(root, 'a', 'b', FILE), root: path.join(root, 'a', 'b'), config: { source: 'inner' } });
+    expect((await loadProjectConfig(path.join(root, 'a')))?.config.source).toBe('outer');
+    expect((await loadProjectConfig(root, 'a/b/' + FILE))?.config.source).toBe('inner');
+  });
+
+  it('refuses what is not a regular file without waiting on it', async () => {
+    const root = writeFolder({});
+    mkdirSync(path.join(root, FILE));
+    await expect(loadProjectConfig(root)).rejects.toThrow(/is a folder/);
+    if (process.platform !== 'win32') {
+      const fifo = path.join(writeFolder({}), FILE);
+      execFileSync('mkfifo', [fifo]);
+      await expect(loadProjectConfig(path.dirname(fifo))).rejects.toThrow(/not a regular file/);
     }
   });
 });
