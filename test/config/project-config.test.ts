@@ -171,6 +171,13 @@ describe('validateBundle with overrides', () => {
     expect(findings(report)).toEqual(['file-type:notes.txt:error']);
   });
 
+  it('applies to the findings dev shows beside the tool', async () => {
+    const { collectFindings } = await import('../../src/dev/findings.js');
+    const root = writeFolder(vendored);
+    const shown = await collectFindings(root, null, { overrides: [{ files: ['vendor/**'], rules: { 'unsafe-html': 'off' } }] });
+    expect(shown.ok && findings(shown.report)).toEqual(['unsafe-html:app.js:warning']);
+  });
+
   it('refuses bad overrides from a program too', async () => {
     const folder = writeFolder(goodFiles());
     await expect(validateBundle(folder, { overrides: [{ files: ['[z-a]'], rules: {} }] })).rejects.toThrow(UsageError);
