@@ -42,8 +42,7 @@ export async function resolveTarget(
     if (project.config.source !== undefined && !(await isFolder(target))) {
       throw new UsageError(`${shownPath(project.file, io.cwd)} names "${project.config.source}" as "source", but ${shownPath(target, io.cwd)} is not a folder. Correct "source", or give the tool folder on the command line.`);
     }
-  }
-  else {
+  } else {
     target = io.cwd;
     await requireManifestHere(target, '.', command);
   }

@@ -209,6 +209,9 @@ export function checkOverrides(overrides: readonly RuleOverride[]): readonly Rul
       const problem = globProblem(pattern);
       if (problem) throw new UsageError(`overrides[${index}].files: "${String(pattern)}": ${problem}.`);
     }
+    if (typeof override.rules !== 'object' || override.rules === null || Array.isArray(override.rules)) {
+      throw new UsageError(`overrides[${index}].rules must be an object of rule ids and settings.`);
+    }
     checkRuleSettings(override.rules);
   });
   return overrides;
