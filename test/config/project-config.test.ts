@@ -93,6 +93,7 @@ describe('parseProjectConfig', () => {
     expect(mistake('{ "source": "" }').reason).toContain('folder path relative to this file');
     expect(mistake('{ "source": "src", "out": "src/dist" }').reason).toContain('the next pack would ship the zip');
     expect(mistake('{ "source": ".", "out": "dist" }').reason).toContain('is inside "source"');
+    expect(mistake('{ "out": "dist" }').reason).toContain('is inside the tool folder (this file\'s folder, as there is no "source")');
   });
 });
 

@@ -71,8 +71,10 @@ export function parseProjectConfig(text: string, file: string): ProjectConfig {
     if (problem) fail(place(`/${key}`), `"${key}" ${problem}.`);
     config[key] = (top[key] as string).replace(/\/+$/, '') || '.';
   }
-  if (config.source !== undefined && config.out !== undefined && inside(config.out, config.source)) {
-    fail(place('/out'), `"out" (${config.out}) is inside "source" (${config.source}): the next pack would ship the zip. Choose a folder outside the tool, such as dist.`);
+  // Without "source" the tool is the file's own folder, so any "out" would lie inside it.
+  if (config.out !== undefined && inside(config.out, config.source ?? '.')) {
+    const tool = config.source === undefined ? 'the tool folder (this file\'s folder, as there is no "source")' : `"source" (${config.source})`;
+    fail(place('/out'), `"out" (${config.out}) is inside ${tool}: the next pack would ship the zip. Choose a folder outside the tool, such as dist.`);
   }
   if (top['rules'] !== undefined) config.rules = checkRules(top['rules'], '/rules', place, fail);
   if (top['overrides'] !== undefined) {
