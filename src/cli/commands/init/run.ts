@@ -202,7 +202,7 @@ function summary(result: InitResult, cwd: string, colour: ChalkInstance): string
   steps.push(
     ['npm install', 'installs pipeline-tool and TypeScript for the project'],
     ['npx pipeline-tool dev', `runs the tool (${tool}/, as ${CONFIG_FILE} says) in an emulated Pipeline host`],
-    ['npx pipeline-tool pack', `builds the .zip to upload to the marketplace into ${OUTPUT_FOLDER}/`],
+    ['npx pipeline-tool pack', `builds ${OUTPUT_FOLDER}/${zipName}, the file to upload to the marketplace`],
     [`npx pipeline-tool validate ${OUTPUT_FOLDER}/${zipName}`, 'checks that zip against the marketplace rules'],
   );
   const width = Math.max(...steps.map(([command]) => command.length));
