@@ -1,5 +1,6 @@
 // The library entry point: everything the CLI does, a program can do by importing these.
 export { validateBundle, type ValidateOptions, type RuleSetting } from './core/validate.js';
+export { CONFIG_FILE, ConfigError, loadProjectConfig, parseProjectConfig, effectiveSettings, type LoadedConfig, type ProjectConfig, type RuleOverride } from './core/config/index.js';
 export { openBundle } from './core/bundle/open-bundle.js';
 export { openZipSource } from './core/bundle/zip/zip-source.js';
 export { openFolderSource } from './core/bundle/folder-source.js';

@@ -30,3 +30,9 @@ export function nearestName(name: string, known: readonly string[]): string | un
   }
   return best;
 }
+
+/** The one wording for a rule id that does not exist, wherever it is given. */
+export function unknownRuleMessage(id: string, known: readonly string[]): string {
+  const suggestion = nearestName(id, known);
+  return `unknown rule "${id}"${suggestion ? `; did you mean "${suggestion}"?` : '.'} Run \`pipeline-tool rules\` to list them.`;
+}

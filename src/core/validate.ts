@@ -2,9 +2,11 @@ import { openBundle } from './bundle/open-bundle.js';
 import type { BundleEntry, BundleSource } from './bundle/source.js';
 import { contentScanners, type DisableDirective, type ScanContext, type ScanSession } from './code/index.js';
 import { UNKNOWN_DISABLE_DIRECTIVE } from './code/rule-ids.js';
+import { globProblem } from './config/globs.js';
+import { settingsResolver, type RuleOverride } from './config/settings.js';
 import { UsageError } from './errors.js';
 import { locateManifest, MANIFEST_MAX_BYTES, parseManifest, type ManifestState } from './manifest/read-manifest.js';
-import { nearestName } from './nearest.js';
+import { nearestName, unknownRuleMessage } from './nearest.js';
 import { summarise, type Finding, type Problem, type Report, type Severity } from './problem.js';
 import { rules as registry } from './rules/index.js';
 import type { AnyRule, ContentSummary, RuleContext } from './rules/rule.js';
@@ -15,6 +17,12 @@ export type RuleSetting = 'off' | 'warn' | 'error';
 export interface ValidateOptions {
   /** Turn rules off or change their severity, by id. An unknown id is a UsageError. */
   rules?: Readonly<Record<string, RuleSetting>>;
+  /**
+   * Settings for some files only, applied over `rules` to each finding whose file matches, the
+   * last matching override winning (eslint's flat config). A finding about no file takes `rules`
+   * alone. A bad pattern, unknown id or relaxed locked rule is a UsageError.
+   */
+  overrides?: readonly RuleOverride[];
   /** Inflation budget in bytes; defaults to the marketplace's 50,000,000. */
   budget?: number;
 }
@@ -25,16 +33,19 @@ export interface ValidateOptions {
  * a bad option) or a genuine internal error. A broken or hostile archive is a report, not a throw.
  */
 export async function validateBundle(bundle: string | BundleSource, options: ValidateOptions = {}): Promise<Report> {
-  const settings = checkRuleSettings(options.rules ?? {});
+  const settings = settingsResolver(checkRuleSettings(options.rules ?? {}), checkOverrides(options.overrides ?? []));
   const source = typeof bundle === 'string' ? await openBundle(bundle) : bundle;
   try {
     const { context, directives } = await inspect(source, options.budget ?? MAX_UNPACKED_BYTES);
     const problems: Problem[] = [];
     for (const rule of registry) {
-      const setting = settings[rule.id];
-      if (setting === 'off') continue;
-      const severity: Severity = setting === 'warn' ? 'warning' : setting === 'error' ? 'error' : rule.severity;
-      for (const hit of rule.check(context)) problems.push(toProblem(rule, severity, hit));
+      if (settings.settingFor(rule.id, undefined) === 'off' && !settings.overridden(rule.id)) continue;
+      for (const hit of rule.check(context)) {
+        const setting = settings.settingFor(rule.id, hit.file);
+        if (setting === 'off') continue;
+        const severity: Severity = setting === 'warn' ? 'warning' : setting === 'error' ? 'error' : rule.severity;
+        problems.push(toProblem(rule, severity, hit));
+      }
     }
     return summarise(source.location, source.kind, sortProblems(withoutSilenced(problems, directives)));
   } finally {
@@ -189,25 +200,47 @@ function noop(): void {}
 
 /** Throws UsageError for an unknown rule id (naming the nearest) or setting; returns the settings. */
 export function checkRuleSettings(settings: Readonly<Record<string, RuleSetting>>): Readonly<Record<string, RuleSetting>> {
-  const ids = registry.map((r) => r.id);
   for (const [id, setting] of Object.entries(settings)) {
-    if (!ids.includes(id)) {
-      const suggestion = nearestName(id, ids);
-      throw new UsageError(`unknown rule "${id}"${suggestion ? `; did you mean "${suggestion}"?` : '.'} Run \`pipeline-tool rules\` to list them.`);
-    }
-    if (setting !== 'off' && setting !== 'warn' && setting !== 'error') {
-      throw new UsageError(`rule "${id}" can be set to off, warn or error, not "${String(setting)}".`);
-    }
+    const problem = ruleSettingProblem(id, setting, { locked: false });
+    if (problem) throw new UsageError(problem);
   }
   const relaxed = Object.entries(settings).filter(([id, setting]) => setting !== 'error' && lockedRuleIds.has(id));
-  if (relaxed.length > 0) {
-    const names = relaxed.map(([id]) => `"${id}"`).join(', ');
-    throw new UsageError(
-      `${names} cannot be turned off or down to a warning: ${relaxed.length === 1 ? 'it is a locked rule' : 'they are locked rules'} ` +
-        '(a marketplace limit or the archive\'s integrity), which the platform enforces whatever our settings say. `pipeline-tool rules` marks them.',
-    );
-  }
+  if (relaxed.length > 0) throw new UsageError(lockedRuleMessage(relaxed.map(([id]) => id)));
   return settings;
+}
+
+/** Checks each override's patterns and settings as {@link checkRuleSettings} does the top level's. */
+export function checkOverrides(overrides: readonly RuleOverride[]): readonly RuleOverride[] {
+  overrides.forEach((override, index) => {
+    if (!Array.isArray(override.files) || override.files.length === 0) throw new UsageError(`overrides[${index}].files must list at least one pattern.`);
+    for (const pattern of override.files) {
+      const problem = globProblem(pattern);
+      if (problem) throw new UsageError(`overrides[${index}].files: "${String(pattern)}": ${problem}.`);
+    }
+    if (typeof override.rules !== 'object' || override.rules === null || Array.isArray(override.rules)) {
+      throw new UsageError(`overrides[${index}].rules must be an object of rule ids and settings.`);
+    }
+    checkRuleSettings(override.rules);
+  });
+  return overrides;
+}
+
+/**
+ * What is wrong with one rule setting: an unknown id (naming the nearest), a bad value, and unless
+ * told otherwise a locked rule relaxed. Undefined when it is fine.
+ */
+export function ruleSettingProblem(id: string, setting: unknown, check: { locked: boolean } = { locked: true }): string | undefined {
+  if (!registry.some((rule) => rule.id === id)) return unknownRuleMessage(id, registry.map((r) => r.id));
+  if (setting !== 'off' && setting !== 'warn' && setting !== 'error') return `rule "${id}" can be set to off, warn or error, not ${JSON.stringify(setting) ?? String(setting)}.`;
+  if (check.locked && setting !== 'error' && lockedRuleIds.has(id)) return lockedRuleMessage([id]);
+  return undefined;
+}
+
+function lockedRuleMessage(ids: readonly string[]): string {
+  return (
+    `${ids.map((id) => `"${id}"`).join(', ')} cannot be turned off or down to a warning: ${ids.length === 1 ? 'it is a locked rule' : 'they are locked rules'} ` +
+    "(a marketplace limit or the archive's integrity), which the platform enforces whatever our settings say. `pipeline-tool rules` marks them."
+  );
 }
 
 /** Ids of the rules that no setting or comment may relax. */

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { ValidateOptions } from '../core/validate.js';
 import { loadFixtureFile } from '../platform/index.js';
 import type { DevEvent } from './events.js';
 import { collectFindings } from './findings.js';
@@ -18,6 +19,8 @@ export interface LiveReloadOptions {
   /** The dev server's own folder, left out of the findings. */
   stateFolder: string;
   session: DevSession;
+  /** Rule settings for the findings, as the server was given them. */
+  ruleSettings?: Pick<ValidateOptions, 'rules' | 'overrides'>;
   emit: (event: DevEvent) => void;
   log: (level: 'info' | 'warning' | 'error', message: string) => void;
   /** The tool as read at start; later reads keep its manifest while the file is broken. */
@@ -35,7 +38,7 @@ export async function startLiveReload(options: LiveReloadOptions): Promise<Watch
     tool = keepLastGoodManifest(previous, await readToolInfo(realRoot));
     session.setTool(tool);
     reportToolChanges(previous, tool, log);
-    session.setFindings(await collectFindings(realRoot, stateFolder));
+    session.setFindings(await collectFindings(realRoot, stateFolder, options.ruleSettings));
     const reason = changed.length === 1 ? `${changed[0] || 'the tool folder'} changed` : `${changed.length} files changed`;
     log('info', `${reason}: reloading the tool.`);
     emit({ type: 'state' });

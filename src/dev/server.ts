@@ -9,6 +9,7 @@ import { DevServerError } from './errors.js';
 
 export { DevServerError } from './errors.js';
 import { createEventHub, type DevEvent } from './events.js';
+import type { ValidateOptions } from '../core/validate.js';
 import { collectFindings } from './findings.js';
 import { allowedHostNames, isLoopbackAddress, isWildcardAddress, networkAddresses, urlHostName } from './host-check.js';
 import { routeHostRequest } from './host-routes.js';
@@ -57,6 +58,8 @@ export interface DevServerOptions {
   sdkVersion?: string;
   /** Where settings.set persists; `<root>/.pipeline-tool/settings.json` when left out. */
   settingsFile?: string;
+  /** Rule settings for the findings shown beside the tool, as `validateBundle` takes them. */
+  ruleSettings?: Pick<ValidateOptions, 'rules' | 'overrides'>;
   /** Watch the folder and the fixture file for live reload; true when left out. */
   watch?: boolean;
   /** Receives what a terminal should show: warnings, reloads, problems. Must not throw. */
@@ -182,7 +185,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     settings: store,
     onCall: options.onCall,
   });
-  session.setFindings(await collectFindings(realRoot, stateFolder));
+  session.setFindings(await collectFindings(realRoot, stateFolder, options.ruleSettings));
 
   const events = createEventHub();
   const emit = (event: DevEvent) => events.send(event);
@@ -267,7 +270,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     throw error;
   }
 
-  const watchers = options.watch === false ? [] : await startLiveReload({ realRoot, fixturesFile, stateFolder, session, emit, log, tool });
+  const watchers = options.watch === false ? [] : await startLiveReload({ realRoot, fixturesFile, stateFolder, session, emit, log, tool, ...(options.ruleSettings ? { ruleSettings: options.ruleSettings } : {}) });
 
   const wildcard = isWildcardAddress(host);
   if (!isLoopbackAddress(host)) {

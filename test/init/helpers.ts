@@ -72,6 +72,7 @@ export const EXPECTED_FILES = [
   'README.md',
   'jsconfig.json',
   'package.json',
+  'pipeline-tool.config.json',
   'pipeline.d.ts',
   'src/app.js',
   'src/index.html',

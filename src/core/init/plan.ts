@@ -1,3 +1,4 @@
+import { CONFIG_FILE, CONFIG_SCHEMA_REFERENCE } from '../config/file-name.js';
 import type { InitAnswers } from './answers.js';
 
 /** The folder inside a project that holds exactly the files that ship in the bundle. */
@@ -36,6 +37,9 @@ export interface PlanInput {
  */
 const STORED_NAMES: Readonly<Record<string, string>> = { _gitignore: '.gitignore', _github: '.github' };
 
+/** Where the zip goes: outside the tool folder, and ignored by the project's .gitignore. */
+export const OUTPUT_FOLDER = 'dist';
+
 export const MANIFEST_SCHEMA_REFERENCE = '../node_modules/pipeline-tool/schemas/manifest.schema.json';
 
 /**
@@ -57,6 +61,8 @@ export function planProject(input: PlanInput): PlannedFile[] {
     return { path, contents: renderFile(path, file.contents, values, input) };
   });
   planned.push({ path: 'pipeline.d.ts', contents: Buffer.from(bridgeTypesFile(input.bridgeTypes, input.toolkitVersion), 'utf8') });
+  // The project file lets every command find the tool from anywhere in the project.
+  planned.push({ path: CONFIG_FILE, contents: jsonFile({ $schema: CONFIG_SCHEMA_REFERENCE, source: TOOL_FOLDER, out: OUTPUT_FOLDER }) });
   return planned.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 

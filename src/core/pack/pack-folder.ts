@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { lstat, readdir, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readEntryBytes, type BundleEntry } from '../bundle/source.js';
 import { UsageError } from '../errors.js';
@@ -8,7 +8,9 @@ import { MANIFEST_PATH } from '../paths.js';
 import type { Report } from '../problem.js';
 import { MAX_FILES } from '../rules/file-count.js';
 import { MAX_UNPACKED_BYTES } from '../rules/unpacked-size.js';
-import { checkRuleSettings, validateBundle, type RuleSetting } from '../validate.js';
+import type { RuleOverride } from '../config/settings.js';
+import { checkOverrides, checkRuleSettings, validateBundle, type RuleSetting } from '../validate.js';
+import { quoteArgument, requireManifestHere } from './manifest-elsewhere.js';
 import { commitTempFile, createTempFile, defaultZipName, DestinationExistsError, pathExists, resolveDestination } from './destination.js';
 import { excludeOutput, selectFiles, selectionSource, type ExcludedEntry, type Selection } from './select-files.js';
 import { writeZip, type ZipInput } from './write-zip.js';
@@ -23,9 +25,6 @@ export const COMPRESSION_LEVEL = 6;
 /** 1980-01-01 00:00:00 UTC, the zip format's epoch: the time on every entry by default. */
 export const DEFAULT_TIMESTAMP = new Date(Date.UTC(1980, 0, 1));
 
-/** Folders where build tools usually write their output, asked about first. */
-const BUILD_FOLDERS = ['dist', 'build', 'out', 'public', 'www'];
-
 export interface PackOptions {
   /**
    * Where to write: a file, or a folder (one that exists, or a path ending in "/") to hold the
@@ -38,6 +37,8 @@ export interface PackOptions {
   force?: boolean;
   /** Turn validate rules off or change their severity, by id, as `validateBundle` takes them. */
   rules?: Readonly<Record<string, RuleSetting>>;
+  /** Settings for some files only, as `validateBundle` takes them. */
+  overrides?: readonly RuleOverride[];
   /** Select and check the files, but compress and write nothing. */
   dryRun?: boolean;
   /** The time recorded on every entry (SOURCE_DATE_EPOCH on the command line). Default: DEFAULT_TIMESTAMP. */
@@ -92,19 +93,6 @@ export interface PackResult {
   stage: 'files' | 'zip';
 }
 
-/** The folder given has no manifest.json, but a folder inside it does: probably the build output. */
-export class ManifestElsewhereError extends UsageError {
-  constructor(
-    readonly folder: string,
-    /** Folders inside `folder` that hold a manifest.json, as given plus the subfolder. */
-    readonly candidates: string[],
-  ) {
-    super(
-      `${folder} has no manifest.json, but ${candidates[0]} has one. Pack that folder: pipeline-tool pack ${quoteArgument(candidates[0]!)}` +
-        (candidates.length > 1 ? ` (also found in ${candidates.slice(1).join(', ')})` : ''),
-    );
-  }
-}
 
 /**
  * Turns a tool folder into the bundle the marketplace accepts. Selects the files, writes the zip to
@@ -118,6 +106,7 @@ export async function packFolder(folder: string, options: PackOptions = {}): Pro
   const { signal, onProgress } = options;
   if (options.timestamp && !Number.isFinite(options.timestamp.getTime())) throw new UsageError('the timestamp for the entries is not a valid date.');
   const rules = checkRuleSettings(options.rules ?? {});
+  const overrides = checkOverrides(options.overrides ?? []);
   await requireFolder(root, folder);
   await requireManifestHere(root, folder);
 
@@ -145,7 +134,7 @@ export async function packFolder(folder: string, options: PackOptions = {}): Pro
   if (options.dryRun || files.findings.length > 0 || base.files > MAX_FILES || base.unpackedSize > MAX_UNPACKED_BYTES) {
     signal?.throwIfAborted();
     onProgress?.({ step: 'check-files', files: base.files });
-    const filesReport = asFolderReport(await validateBundle(files, { rules }), folder);
+    const filesReport = asFolderReport(await validateBundle(files, { rules, overrides }), folder);
     if (!filesReport.ok || options.dryRun) {
       const listed = selection.included.map((entry) => ({ path: entry.path, size: entry.declaredSize }));
       return { ...base, ok: filesReport.ok, written: false, included: listed, report: filesReport, stage: 'files' };
@@ -183,7 +172,7 @@ export async function packFolder(folder: string, options: PackOptions = {}): Pro
 
     signal?.throwIfAborted();
     onProgress?.({ step: 'check-zip' });
-    const zipReport = asFolderReport(await validateBundle(temp, { rules }), folder);
+    const zipReport = asFolderReport(await validateBundle(temp, { rules, overrides }), folder);
     const included = zip.entries.map((entry) => ({ path: entry.name, size: entry.size, compressedSize: entry.compressedSize, method: entry.method }));
     const result = { ...base, included, zipSize: zip.size, report: zipReport, stage: 'zip' as const };
     if (!zipReport.ok) return { ...result, ok: false, written: false };
@@ -209,37 +198,6 @@ async function requireFolder(root: string, given: string): Promise<void> {
         : `${given} is not a folder. Give the path of a tool folder.`,
     );
   }
-}
-
-/**
- * Running pack in the project folder when the build writes the tool to dist/ is the likely mistake
- * here. It is the wrong folder, not a broken tool, so it is a usage error naming the right one;
- * a folder with no manifest anywhere is left to the rules (manifest-missing).
- */
-async function requireManifestHere(root: string, given: string): Promise<void> {
-  if (await isRegularFile(path.join(root, MANIFEST_PATH))) return;
-  const children = await readdir(root, { withFileTypes: true }).catch(() => []);
-  const folders = children
-    .filter((child) => child.isDirectory() && !child.name.startsWith('.') && child.name !== 'node_modules')
-    .map((child) => child.name)
-    .sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
-  const candidates: string[] = [];
-  for (const name of folders) {
-    if (await isRegularFile(path.join(root, name, MANIFEST_PATH))) candidates.push(path.join(given, name));
-  }
-  if (candidates.length > 0) throw new ManifestElsewhereError(given, candidates);
-}
-
-function rank(name: string): number {
-  const index = BUILD_FOLDERS.indexOf(name);
-  return index < 0 ? BUILD_FOLDERS.length : index;
-}
-
-async function isRegularFile(file: string): Promise<boolean> {
-  return lstat(file).then(
-    (info) => info.isFile(),
-    () => false,
-  );
 }
 
 /** The short name and version for the file name, read the way validate reads the manifest. */
@@ -282,7 +240,4 @@ function explainFileSystemError(error: NodeJS.ErrnoException): never {
   throw error;
 }
 
-/** Quotes a path for a shell command line when it needs it. */
-function quoteArgument(value: string): string {
-  return /^[\w./@:+-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
-}
+export { ManifestElsewhereError } from './manifest-elsewhere.js';

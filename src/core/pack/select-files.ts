@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import ignore from 'ignore';
+import { CONFIG_FILE } from '../config/file-name.js';
 import { UsageError } from '../errors.js';
 import { openFolderSource } from '../bundle/folder-source.js';
 import type { BundleEntry, BundleSource, EntryKind } from '../bundle/source.js';
@@ -58,6 +59,7 @@ const PROJECT_FILES = new Set([
   'deno.jsonc',
   'deno.lock',
   'jsconfig.json',
+  CONFIG_FILE,
 ]);
 const TSCONFIG = /^tsconfig(\..+)?\.json$/i;
 const IGNORE_FILE_LIMIT = 1_000_000;

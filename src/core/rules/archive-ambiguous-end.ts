@@ -1,4 +1,4 @@
-import { defineCollectedRule } from './rule.js';
+import { ARCHIVE_FIX, ARCHIVE_WHY, defineCollectedRule } from './rule.js';
 
 /** A second end structure: readers that scan from the end of the file meet it first. */
 export default defineCollectedRule<{ offset: number; end: number; locator?: boolean }>({
@@ -7,6 +7,8 @@ export default defineCollectedRule<{ offset: number; end: number; locator?: bool
   locked: true,
   description:
     'A second end-of-archive signature (in the archive comment, or one whose comment holds the real end), or bytes just before the end record that look like a Zip64 locator: two readers could see two archives.',
+  why: ARCHIVE_WHY,
+  fix: ARCHIVE_FIX,
   message: ({ offset, end, locator }) =>
     locator
       ? `The 20 bytes before the end-of-archive record (offset ${offset}) look like a Zip64 locator, though the archive is not Zip64 (an entry's comment or other data ends there). Python's zipfile and yauzl take them for one and fail. Build the bundle again without comments, for example with \`pipeline-tool pack\`.`

@@ -1,4 +1,4 @@
-import { defineCollectedRule } from './rule.js';
+import { ARCHIVE_FIX, ARCHIVE_WHY, defineCollectedRule } from './rule.js';
 
 const FEATURES: Record<string, string> = {
   'multi-disk': 'is split across several files (a multi-part archive)',
@@ -11,6 +11,8 @@ export default defineCollectedRule<{ feature: string; version?: string }>({
   severity: 'error',
   locked: true,
   description: 'The archive uses a zip feature bundles must not use (multi-part, patch data, entries that need a newer unzip than 4.6).',
+  why: ARCHIVE_WHY,
+  fix: ARCHIVE_FIX,
   message: ({ feature, version }) =>
     feature === 'version-needed'
       ? `The archive says this entry needs zip version ${version ?? '?'} to extract; stored and deflated files need 2.0. Info-ZIP unzip skips such entries and Python refuses them. Build the bundle again, for example with \`pipeline-tool pack\`.`

@@ -4,7 +4,10 @@ import { defineCollectedRule } from './rule.js';
 export default defineCollectedRule<{ use: string; replacement?: string; more?: number }>({
   id: 'bridge-deprecated',
   severity: 'warning',
-  description: "A deprecated part of the bridge is used: costItems.list, lineType 'cost', or productId on an add-line record.",
+  description:
+    "A deprecated part of the bridge is used: `costItems.list`, `lineType: 'cost'`, or `productId` on an add-line record.",
+  why: 'Deprecated parts of the bridge keep working for now but will be removed.',
+  fix: "`jobCostTemplates.list`; `lineType: 'jobcost'`; `linkedItemId` with `lineType: 'product'`.",
   message: (data) => {
     const more = andMore(data);
     if (data.use === 'productId') {

@@ -4,7 +4,10 @@ import { defineCollectedRule } from './rule.js';
 export default defineCollectedRule<{ method: string; field: string; value: number; allowed: string; hint?: string; more?: number }>({
   id: 'bridge-literal-range',
   severity: 'warning',
-  description: 'A literal value in a quotes.create or quotes.addLines call is outside what the platform accepts (qty, unitPrice, taxRate, discountPercent, more than 200 lines).',
+  description:
+    'A literal the platform rejects: in `quotes.create`, a `lines: […]` literal that is empty or longer than 200, `qty` ≤ 0 or > 10000, `unitPrice` < 0 or > 1000000, `taxRate` > 1 (a percentage where a fraction is expected); in `quotes.addLines`, `qty` ≤ 0, negative `unitPrice` or `taxRate`, `discountPercent` outside 0 to 100.',
+  why: 'The host rejects the whole call when one value is out of range.',
+  fix: 'Use a value in range (`taxRate: 0.15`, not `15`, in `quotes.create`).',
   message: (data) => {
     const more = andMore(data);
     if (data.field === 'lines') {

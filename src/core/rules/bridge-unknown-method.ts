@@ -4,7 +4,10 @@ import { defineCollectedRule } from './rule.js';
 export default defineCollectedRule<{ method: string; suggestion?: string; methods?: string[]; more?: number }>({
   id: 'bridge-unknown-method',
   severity: 'error',
-  description: 'A bridge method that does not exist is called (pipeline.quotes.update, pipeline.customer.list).',
+  description:
+    'A bridge method that does not exist is called (`pipeline.quotes.update`, `pipeline.customer.list`); the message names the nearest real one.',
+  why: 'The call fails at run time: the bridge has no such method.',
+  fix: 'Call an existing method (the message names the nearest).',
   message: (data) => {
     const hint = data.suggestion
       ? `did you mean pipeline.${data.suggestion}?`

@@ -9,6 +9,8 @@ export default defineRule<{ size: number; limit: number; largest: { path: string
   severity: 'error',
   locked: true,
   description: 'The .zip file is larger than 10,000,000 bytes.',
+  why: 'A marketplace limit: larger uploads are refused.',
+  fix: 'Remove what the tool does not need, compress images, or subset fonts.',
   message: ({ size, limit, largest }) =>
     `The bundle is ${formatBytes(size)}; the marketplace accepts at most ${formatBytes(limit)} (10 MB read as decimal, the stricter reading). ` +
     `Largest entries (compressed): ${largest.map((f) => `${showName(f.path)} ${formatBytes(f.bytes)}`).join(', ')}.`,

@@ -6,6 +6,8 @@ export default defineRule<{ kind: string }>({
   severity: 'error',
   locked: true,
   description: 'An entry is a symbolic link or another special file, not a regular file or folder.',
+  why: 'Links and special files can point outside the bundle when unpacked.',
+  fix: 'Replace the link with the file itself (pipeline-tool pack never follows links).',
   message: ({ kind }) =>
     kind === 'symlink'
       ? 'This entry is a symbolic link. Links are never followed; copy the file it points to into the tool folder instead.'

@@ -5,6 +5,8 @@ export default defineRule<{ extension: string; expected: string }>({
   id: 'extension-case',
   severity: 'warning',
   description: 'An allowed extension is written in upper or mixed case (.PNG).',
+  why: 'Servers and tools differ on upper-case extensions; lower case is the portable choice.',
+  fix: 'Rename the file with a lower-case extension.',
   message: ({ extension, expected }) =>
     `The extension ${extension} is accepted here, but the marketplace may compare case-sensitively. Rename it to ${expected} (and update references to it).`,
   check: ({ files }) =>

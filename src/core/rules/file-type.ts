@@ -20,6 +20,8 @@ export default defineRule<{ extension: string }>({
   severity: 'error',
   locked: true,
   description: `A file's type is not accepted (allowed: ${ALLOWED_EXTENSIONS.join(' ')}).`,
+  why: 'The marketplace accepts only the listed types; other files are refused with the whole upload.',
+  fix: 'Convert the file to an accepted type (fonts to .woff2, images to .png, .jpg or .svg) or leave it out.',
   message: ({ extension }) => {
     const what = extension ? `Files of type ${extension} are` : 'Files without an extension are';
     const hint = HINTS[extension] ?? 'remove it from the bundle';

@@ -6,6 +6,8 @@ export default defineRule<{ reason: string }>({
   id: 'junk-file',
   severity: 'error',
   description: 'System or hidden files (__MACOSX/, .DS_Store, Thumbs.db, dot-files) are in the bundle.',
+  why: 'Hidden and system files are never part of a tool and the marketplace refuses them.',
+  fix: 'Pack with pipeline-tool pack, which leaves them out, or delete them.',
   message: ({ reason }) =>
     `This is ${reason}, not part of the tool. Delete it, or build the bundle with \`pipeline-tool pack\`, which leaves such files out.`,
   check: ({ source }) => {

@@ -20,6 +20,8 @@ export default defineRule<{ sentences: number }>({
   id: 'manifest-description',
   severity: 'warning',
   description: '"description" is longer than the one sentence the marketplace listing expects.',
+  why: 'The marketplace listing shows one sentence; more is cut.',
+  fix: 'Shorten the description to one sentence.',
   message: ({ sentences }) => `"description" reads as ${sentences} sentences; the listing expects one. Keep the first and move the rest to your tool's help.`,
   check: ({ manifest }) => {
     const text = manifestString(manifest, 'description')?.trim();

@@ -6,6 +6,8 @@ export default defineRule<{ entry: string; sameLetters?: string; otherForm?: str
   id: 'manifest-entry-missing',
   severity: 'error',
   description: 'The file named by "entry" is not in the bundle.',
+  why: 'The host would load a page that does not exist: the tool opens blank.',
+  fix: 'Add the file, or correct "entry" (names are case-sensitive).',
   message: ({ entry, sameLetters, otherForm, htmlFiles }) =>
     otherForm
       ? `"entry" is "${entry}", which names "${otherForm}" only in another Unicode form, and servers compare names byte for byte. Bundles store names composed (NFC), as \`pipeline-tool pack\` writes them: type the entry's accented letters again so they are composed.`

@@ -17,6 +17,8 @@ export default defineRule<{ entry: string; reason: string }>({
   id: 'manifest-entry-path',
   severity: 'error',
   description: '"entry" is not a relative path to an .html file (no leading /, no .., no backslash).',
+  why: 'The platform resolves the entry inside the bundle; an absolute or climbing path, or one that is not HTML, cannot load.',
+  fix: 'Name an .html file relative to the bundle root, with forward slashes: "index.html".',
   message: ({ entry, reason }) => `"entry" is "${entry}": ${reason}.`,
   check: ({ manifest }) => {
     const entry = manifestString(manifest, 'entry');

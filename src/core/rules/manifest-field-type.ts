@@ -11,6 +11,8 @@ export default defineRule<{ field: string; expected: string; actual: string }>({
   id: 'manifest-field-type',
   severity: 'error',
   description: 'A manifest field has the wrong JSON type (every field is a string).',
+  why: 'Every manifest field is a string; a number or list is refused.',
+  fix: 'Write the value as a string, e.g. "version": "1.0.0".',
   message: ({ field, expected, actual }) => `"${field}" must be a ${expected}, but it is ${actual}. Write it in double quotes.`,
   check: ({ manifest }) =>
     schemaErrorsFor(manifest, 'type')

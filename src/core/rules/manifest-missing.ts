@@ -6,6 +6,8 @@ export default defineRule<{ nested?: string; wrongCase?: string; folder?: boolea
   severity: 'error',
   locked: true,
   description: 'There is no manifest.json at the root of the bundle.',
+  why: "The platform reads the tool's name, type, version and entry page from manifest.json at the root; without it the upload is refused.",
+  fix: 'Put manifest.json at the root of the bundle (pack the folder that holds it, not its parent).',
   message: ({ nested, wrongCase, folder }) =>
     nested && folder
       ? `manifest.json is not here but at ${nested}: this is the folder around the tool. Check the tool folder itself: \`pipeline-tool validate ${nested.split('/')[0]}\`.`

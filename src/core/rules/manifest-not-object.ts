@@ -5,6 +5,8 @@ export default defineRule<{ actual: string }>({
   id: 'manifest-not-object',
   severity: 'error',
   description: 'manifest.json holds something other than a JSON object.',
+  why: "The manifest's fields live in one JSON object.",
+  fix: 'Make manifest.json a single object: { "name": …, … }.',
   message: ({ actual }) => `manifest.json holds ${actual}; it must be an object like {"name": "…", "shortName": "…", …}.`,
   check: ({ manifest }) => {
     if (manifest.status !== 'parsed') return [];

@@ -8,6 +8,8 @@ export default defineRule<{ reason: 'too-long' | 'longer-than-name'; length: num
   id: 'manifest-short-name',
   severity: 'warning',
   description: `"shortName" is longer than ${SHORT_NAME_ADVISED_LENGTH} characters or longer than "name".`,
+  why: 'Tab labels cut anything over 24 characters, and a short name longer than the name defeats its purpose.',
+  fix: 'Choose a short name of 24 characters or fewer, shorter than the name.',
   message: ({ reason, length, limit }) =>
     reason === 'too-long'
       ? `"shortName" has ${length} characters; tab labels cut names longer than about ${limit}. Shorten it.`

@@ -6,6 +6,8 @@ export default defineRule<{ detail: string }>({
   severity: 'error',
   locked: true,
   description: 'manifest.json is not valid JSON.',
+  why: 'A manifest that does not parse tells the platform nothing; the upload is refused.',
+  fix: 'Fix the JSON at the position given: no comments, no trailing commas, double quotes.',
   message: ({ detail }) => `manifest.json is not valid JSON: ${detail}.`,
   check: ({ manifest }) =>
     manifest.status === 'syntax-error'

@@ -8,6 +8,8 @@ export default defineRule<{ value: string; suggestion?: string }>({
   id: 'manifest-tool-type',
   severity: 'error',
   description: '"type" is neither "standalone" nor "quoting_extension".',
+  why: 'The type decides where the host opens the tool and which bridge methods it may call.',
+  fix: 'Set "type" to "standalone" or "quoting_extension".',
   message: ({ value, suggestion }) =>
     `"type" is "${value}", but must be "standalone" or "quoting_extension"${suggestion ? `; did you mean "${suggestion}"?` : '.'}`,
   check: ({ manifest }) => {

@@ -8,6 +8,8 @@ export default defineRule<{ field: string; suggestion?: string }>({
   id: 'manifest-unknown-field',
   severity: 'warning',
   description: 'manifest.json has a field the platform does not know (with the nearest known name).',
+  why: 'The platform ignores fields it does not know, so a misspelt field silently does nothing.',
+  fix: 'Correct the name (the message gives the nearest known field) or remove the field.',
   message: ({ field, suggestion }) =>
     `"${field}" is not a manifest field${suggestion ? `; did you mean "${suggestion}"?` : `; the fields are ${MANIFEST_FIELDS.join(', ')}.`}`,
   check: ({ manifest }) => {

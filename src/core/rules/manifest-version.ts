@@ -33,6 +33,8 @@ export default defineRule<{ value: string; suggestion?: string }>({
   id: 'manifest-version',
   severity: 'error',
   description: '"version" is not strict SemVer 2.0 (1.2.0, 1.2.0-beta.1, 1.2.0+build.5).',
+  why: 'The marketplace orders releases by SemVer and refuses other version strings.',
+  fix: 'Write a SemVer version such as 1.2.0 (the message suggests one).',
   message: ({ value, suggestion }) =>
     `"version" is "${value}", which is not a SemVer version like 1.2.0${suggestion ? `; write "${suggestion}"` : ''}.`,
   check: ({ manifest }) => {

@@ -6,6 +6,8 @@ export default defineRule<{ codePoint: string }>({
   severity: 'error',
   locked: true,
   description: 'A path contains a control character or an invisible character that can disguise it.',
+  why: 'Invisible characters can make one file look like another.',
+  fix: 'Rename the file without control or invisible characters.',
   message: ({ codePoint }) =>
     `The name contains the invisible or control character ${codePoint}, which can hide its real name or extension. Rename the file.`,
   check: ({ source }) =>

@@ -11,6 +11,8 @@ export default defineRule<{ count: number; all: boolean }>({
   severity: 'error',
   locked: true,
   description: 'Names start with ./ (bsdtar run on ".") or the root folder is listed as ./ (jar).',
+  why: 'Whether the marketplace finds ./manifest.json is not known; every reader that does not strip ./ would see no manifest and no entry page.',
+  fix: 'Zip the tool folder\'s contents with pipeline-tool pack, which stores plain relative names.',
   message: ({ count, all }) =>
     all
       ? `Every name in the archive starts with ./ (${count} entries), as \`bsdtar -a -cf x.zip .\` writes them; whether the marketplace finds ./manifest.json is unknown. Zip the folder's contents with plain names: \`pipeline-tool pack <folder>\`.`

@@ -17,6 +17,8 @@ export default defineRule<{ other: string; how: How }>({
   severity: 'error',
   locked: true,
   description: 'Two entries would extract to the same path (exactly, by letter case, by Unicode normalisation, or file vs folder).',
+  why: 'When unpacked, one entry would overwrite the other, on some systems or all.',
+  fix: 'Rename one of them, or remove the copy.',
   message: ({ other, how }, file) =>
     how === 'exact'
       ? `This name appears twice in the archive; extractors keep either copy. Keep one.`

@@ -8,6 +8,8 @@ export default defineRule<{ bytes: number }>({
   severity: 'error',
   locked: true,
   description: 'A file or folder name in a path is longer than 255 bytes, more than any common file system allows.',
+  why: 'No common file system stores a name longer than 255 bytes, so the file could not be unpacked.',
+  fix: 'Shorten the file or folder name.',
   message: ({ bytes }) =>
     `A name in this path is ${bytes} bytes long (as UTF-8); file systems allow at most ${MAX_NAME_BYTES} bytes per name, so it cannot be extracted. Shorten it.`,
   check: ({ source }) =>

@@ -10,6 +10,8 @@ export default defineCollectedRule<{ other: string; crcMatches: boolean }>({
   severity: 'error',
   locked: true,
   description: "An entry's Info-ZIP Unicode Path field gives it another name than its header does.",
+  why: 'Readers that use the Unicode Path field and readers that use the header name would write two different files.',
+  fix: 'Pack again with pipeline-tool pack, which writes one name per entry.',
   message: ({ other, crcMatches }, file) =>
     crcMatches
       ? `The header names this entry "${showName(file ?? '')}" but its Unicode Path field names it "${showName(other)}": extractors that read the field (7-Zip, Info-ZIP unzip, yauzl) write one file, the others another. Build the bundle again with \`pipeline-tool pack\`, which writes one name.`

@@ -6,6 +6,8 @@ export default defineRule<{ reason: string }>({
   severity: 'error',
   locked: true,
   description: 'A path could escape the bundle folder or is not portable (.., absolute, drive letter, backslash, Windows-reserved).',
+  why: 'Such a path could write outside the folder it is unpacked into, or cannot be created on every system.',
+  fix: 'Rename the file with a plain relative path (letters, digits, - _ . and /).',
   message: ({ reason }) => `Unsafe path: ${reason}. Use relative paths with forward slashes and plain names.`,
   check: ({ source }) => {
     // A "./" on every name, or a "./" root entry, is path-dot-prefix's one finding; the rest of

@@ -4,7 +4,10 @@ import { defineCollectedRule } from './rule.js';
 export default defineCollectedRule<{ reference: string; resolved?: string; sameLetters?: string; escapes?: boolean; more?: number }>({
   id: 'reference-missing',
   severity: 'error',
-  description: 'A page or stylesheet refers (src, href, srcset, url()) to a file that is not in the bundle, or differs in letter case.',
+  description:
+    'A `src`, `href`, `srcset`, `poster` or CSS `url()`/`@import` names a file that is not in the bundle, differs in letter case, or climbs out of it with `..`.',
+  why: 'The file fails to load inside the host; names are case-sensitive there.',
+  fix: 'Add the file or correct the path (relative to the file that refers to it).',
   message: (data) => {
     const more = andMore(data);
     if (data.escapes) return `"${data.reference}" climbs out of the bundle with ..; everything the tool loads must be inside it. Copy the file into the bundle and refer to it from there.${more}`;

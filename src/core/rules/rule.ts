@@ -41,12 +41,21 @@ export interface Rule<D extends object = Record<string, unknown>> {
    * whatever our settings say, so no flag, config file or comment may turn it off or down.
    */
   readonly locked?: boolean;
-  /** One line for the docs table and `--help`. */
+  /** What it catches, in one line: the README's rules table and `pipeline-tool rules`. */
   readonly description: string;
+  /** Why it matters, in one or two sentences: `pipeline-tool rules <id>` and the README's table. */
+  readonly why: string;
+  /** How to fix what it catches: `pipeline-tool rules <id>` and the README's table. */
+  readonly fix: string;
   /** The wording of one finding, made from its data. */
   message(data: D, file?: string): string;
   check(context: RuleContext): RuleHit<D>[];
 }
+
+/** Why and how to fix, shared by the archive integrity rules, which have one cause and one cure. */
+export const ARCHIVE_WHY =
+  'The marketplace refuses an archive whose structure is not sound, and such damage is also how hostile zips show one reader different content than another.';
+export const ARCHIVE_FIX = 'Build the zip again with pipeline-tool pack, which writes a plain, sound archive.';
 
 export function defineRule<D extends object>(rule: Rule<D>): Rule<D> {
   return rule;

@@ -12,6 +12,8 @@ export default defineRule<{ size: number; limit: number; complete: boolean; unre
   locked: true,
   description:
     'The files inflate to more than 50,000,000 bytes (counted while inflating; only an entry that declares more than the whole limit is judged by its header).',
+  why: 'A marketplace limit, and the defence against zip bombs.',
+  fix: 'Remove large files the tool does not need.',
   message: ({ size, limit, complete, unread, largest }) =>
     (complete
       ? `The files unpack to ${formatBytes(size)}; the marketplace accepts at most ${formatBytes(limit)} (50 MB read as decimal, the stricter reading). `

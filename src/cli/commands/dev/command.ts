@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { parseCount } from '../../errors.js';
 import type { CommandContext } from '../../main.js';
 import { listenForStop } from './stop-signal.js';
+import { configOption } from '../../config-flag.js';
 
 export interface DevFlags {
   /** Left out unless given: then a busy default port moves to the next free one. */
@@ -9,6 +10,7 @@ export interface DevFlags {
   host?: string;
   fixtures?: string;
   sdk?: string;
+  config?: string;
 }
 
 /**
@@ -21,11 +23,12 @@ export function registerDev(program: Command, context: CommandContext): void {
   program
     .command('dev')
     .description('run a tool folder inside an emulated Pipeline host, with live reload')
-    .argument('[dir]', 'the tool folder', '.')
+    .argument('[dir]', 'the tool folder (default: the project file\'s "source", else the current folder)')
     .option('-p, --port <number>', 'port of the host page; default 4800, or the next free one after it (the tool gets a second, free port)', parseCount('--port'))
     .option('--fixtures <file>', 'a fixture file with your own customers, products, quotes…; reloaded when it changes')
     .option('--sdk <version>', 'act as an older SDK (2.1.0 to 2.5.0); later methods are then absent')
     .option('--host <address>', 'listen on another address than 127.0.0.1 (exposes the server to your network)')
+    .addOption(configOption())
     .addHelpText(
       'after',
       `
@@ -35,12 +38,12 @@ Examples:
   $ curl -H "Authorization: Bearer ${BUILT_IN_API_KEY}" http://127.0.0.1:4800/api/v1/customers
 
 Open the printed address in a browser. Settings the tool stores are kept in
-.pipeline-tool/settings.json in the folder you run the command from. The same
-address serves the platform's REST API v1 under /api/v1 over the same data; the
-API key in use is printed at start (the one above, with the built-in data).
+.pipeline-tool/settings.json beside pipeline-tool.config.json, or without one in the folder you
+run the command from. The same address serves the platform's REST API v1 under /api/v1 over the
+same data; the API key in use is printed at start (the one above, with the built-in data).
 Stop with Ctrl-C.`,
     )
-    .action(async (dir: string, flags: DevFlags) => {
+    .action(async (dir: string | undefined, flags: DevFlags) => {
       // Before the server's code even loads, so that an early Ctrl-C still ends cleanly.
       const stop = listenForStop();
       try {

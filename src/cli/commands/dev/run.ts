@@ -5,25 +5,29 @@ import { describeWarning } from '../../../platform/index.js';
 import { startDevServer } from '../../../dev/server.js';
 import { EXIT } from '../../exit-codes.js';
 import { useColour, type CliIo } from '../../io.js';
+import { resolveTarget, shownPath } from '../../project.js';
 import type { DevFlags } from './command.js';
 
 /**
  * Runs the dev server until Ctrl-C (SIGINT) or SIGTERM, then closes it and returns 0. The address
  * goes to stdout; the running log (calls, reloads, problems) goes to stderr.
  */
-export async function runDev(dir: string, flags: DevFlags, io: CliIo, stopped: Promise<NodeJS.Signals>): Promise<number> {
+export async function runDev(dir: string | undefined, flags: DevFlags, io: CliIo, stopped: Promise<NodeJS.Signals>): Promise<number> {
+  const target = await resolveTarget(dir, flags, io, 'dev');
   const chalk = new Chalk({ level: useColour(io, io.stderrIsTTY) ? 1 : 0 });
   const time = () => chalk.dim(new Date().toLocaleTimeString());
   const colourOf = { info: chalk.cyan, warning: chalk.yellow, error: chalk.red } as const;
 
   const server = await startDevServer({
-    root: path.resolve(io.cwd, dir),
+    root: target.path,
+    ruleSettings: { rules: target.rules, overrides: target.overrides },
     ...(flags.port === undefined ? {} : { port: flags.port }),
     ...(flags.host === undefined ? {} : { host: flags.host }),
     ...(flags.fixtures === undefined ? {} : { fixturesFile: path.resolve(io.cwd, flags.fixtures) }),
     ...(flags.sdk === undefined ? {} : { sdkVersion: flags.sdk }),
-    // In the folder the command runs from, so that `dev dist` keeps settings when dist is rebuilt.
-    settingsFile: path.join(io.cwd, '.pipeline-tool', 'settings.json'),
+    // Beside the project file, or in the folder the command runs from: never in the tool folder,
+    // so that `dev dist` keeps settings when dist is rebuilt.
+    settingsFile: path.join(target.project?.root ?? io.cwd, '.pipeline-tool', 'settings.json'),
     onLog: (level, message) => io.stderr(`${time()} ${colourOf[level](level)} ${message}\n`),
     onCall: (method, outcome: CallOutcome) => {
       const result = outcome.ok ? chalk.green('ok') : chalk.red(outcome.error.code);
@@ -36,7 +40,7 @@ export async function runDev(dir: string, flags: DevFlags, io: CliIo, stopped: P
 
   io.stdout(
     [
-      `pipeline-tool dev is serving ${path.relative(io.cwd, path.resolve(io.cwd, dir)) || '.'}`,
+      `pipeline-tool dev is serving ${shownPath(target.path, io.cwd)}`,
       `  Open:     ${server.url}`,
       ...server.networkUrls.map((url) => `  Network:  ${url}`),
       `  Tool:     ${server.toolOrigin} (a second origin, as on the platform)`,

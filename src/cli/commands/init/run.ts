@@ -19,6 +19,8 @@ import {
   type InitResult,
   type ToolType,
 } from '../../../core/init/index.js';
+import { CONFIG_FILE } from '../../../core/config/file-name.js';
+import { OUTPUT_FOLDER } from '../../../core/init/plan.js';
 import { defaultZipName } from '../../../core/pack/destination.js';
 import { UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
@@ -205,10 +207,8 @@ function summary(result: InitResult, cwd: string, colour: ChalkInstance): string
   const { scripts } = result;
   steps.push(
     ['npm install', 'installs pipeline-tool and TypeScript for the project'],
-    [scripts['dev'] !== undefined ? 'npm run dev' : `npx pipeline-tool dev ${tool}`, 'runs the tool in an emulated Pipeline host'],
-    scripts['pack'] !== undefined
-      ? ['npm run pack', `builds dist/${zipName} to upload, checked against the marketplace rules`]
-      : [`npx pipeline-tool pack ${tool} -o dist/`, `builds dist/${zipName} to upload, checked against the marketplace rules`],
+    [scripts['dev'] !== undefined ? 'npm run dev' : 'npx pipeline-tool dev', `runs the tool (${tool}/, as ${CONFIG_FILE} says) in an emulated Pipeline host`],
+    [scripts['pack'] !== undefined ? 'npm run pack' : 'npx pipeline-tool pack', `builds ${OUTPUT_FOLDER}/${zipName} to upload, checked against the marketplace rules`],
     [`npx pipeline-tool version patch`, 'raises the version before the next release'],
   );
   const width = Math.max(...steps.map(([command]) => command.length));

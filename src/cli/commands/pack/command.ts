@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { formatNames } from '../../formatters/names.js';
 import type { CommandContext } from '../../main.js';
+import { configOption } from '../../config-flag.js';
 import { ruleOption } from '../../rule-flags.js';
 
 export interface PackFlags {
@@ -10,24 +11,27 @@ export interface PackFlags {
   format: string;
   quiet?: boolean;
   rule: string[];
+  config?: string;
 }
 
 export function registerPack(program: Command, context: CommandContext): void {
   program
     .command('pack')
     .description('build the marketplace zip from a tool folder; it is checked with the validate rules before it is kept')
-    .argument('[dir]', 'the tool folder, holding manifest.json', '.')
-    .option('-o, --out <path>', 'the zip to write (a name ending in .zip), or a folder to put <shortName>-<version>.zip in (any other name); default: the current folder')
+    .argument('[dir]', 'the tool folder, holding manifest.json (default: the project file\'s "source", else the current folder)')
+    .option('-o, --out <path>', 'the zip to write (a name ending in .zip), or a folder to put <shortName>-<version>.zip in (any other name); default: the project file\'s "out", else the current folder')
     .option('--force', 'replace an existing file at the destination')
     .option('--dry-run', 'list every file that would go in and every one left out, with the reason; write nothing')
     .addOption(new Option('-f, --format <format>', 'output format').choices(formatNames).default('text'))
     .option('-q, --quiet', 'no progress, and report errors only')
     .addOption(ruleOption())
+    .addOption(configOption())
     .addHelpText(
       'after',
       `
 Examples:
-  $ pipeline-tool pack                      pack the folder you stand in
+  $ pipeline-tool pack                      pack the tool of the project (pipeline-tool.config.json),
+                                            or the folder you stand in
   $ pipeline-tool pack dist -o out/         pack the build output, write the zip into out/
   $ pipeline-tool pack --dry-run            what would go in, what stays out, and why
   $ pipeline-tool pack dist --format json   a result for CI scripts
@@ -43,7 +47,7 @@ Exit codes: 0 written (or, with --dry-run, the files pass), 1 problems found and
 2 could not run (bad flags, missing folder, the destination exists without --force),
 130 interrupted (Ctrl-C; 143 for SIGTERM): nothing is left behind.`,
     )
-    .action(async (dir: string, flags: PackFlags) => {
+    .action(async (dir: string | undefined, flags: PackFlags) => {
       const { runPack } = await import('./run.js');
       context.setExitCode(await runPack(dir, flags, context.io));
     });

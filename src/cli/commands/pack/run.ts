@@ -1,9 +1,10 @@
+import path from 'node:path';
 import { packFolder, type PackProgress } from '../../../core/pack/pack-folder.js';
 import { UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { loadFormatter } from '../../formatters/index.js';
 import { useColour, type CliIo } from '../../io.js';
-import { parseRuleFlags } from '../../rule-flags.js';
+import { resolveTarget } from '../../project.js';
 import type { PackFlags } from './command.js';
 import type { PackOutputOptions } from './limits.js';
 
@@ -12,11 +13,15 @@ const EXIT_ON_SIGNAL: Partial<Record<NodeJS.Signals, number>> = { SIGINT: EXIT.i
 /** In a log (no terminal), a step is mentioned only once it has taken this long. */
 const QUIET_STEP_MS = 1000;
 
-export async function runPack(dir: string, flags: PackFlags, io: CliIo): Promise<number> {
+export async function runPack(given: string | undefined, flags: PackFlags, io: CliIo): Promise<number> {
   const formatter = await loadFormatter(flags.format);
   if (!formatter) throw new UsageError(`unknown format "${flags.format}".`);
   const timestamp = parseSourceDateEpoch(io.env['SOURCE_DATE_EPOCH']);
-  const rules = parseRuleFlags(flags.rule ?? []);
+  const target = await resolveTarget(given, flags, io, 'pack');
+  const dir = target.shown;
+  const projectOut = target.project?.config.out;
+  // A trailing separator makes it a folder for the default name, whether or not it exists yet.
+  const out = flags.out ?? (projectOut === undefined ? undefined : path.resolve(target.project!.root, projectOut) + path.sep);
   const controller = new AbortController();
   let interruptedBy: NodeJS.Signals | undefined;
   const releaseSignals = trapSignals((signal) => {
@@ -27,9 +32,10 @@ export async function runPack(dir: string, flags: PackFlags, io: CliIo): Promise
   try {
     const result = await packFolder(dir, {
       cwd: io.cwd,
-      ...(flags.out !== undefined ? { out: flags.out } : {}),
+      ...(out !== undefined ? { out } : {}),
       force: flags.force ?? false,
-      rules,
+      rules: target.rules,
+      overrides: target.overrides,
       dryRun: flags.dryRun ?? false,
       ...(timestamp ? { timestamp } : {}),
       signal: controller.signal,

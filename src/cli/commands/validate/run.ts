@@ -1,17 +1,21 @@
-import path from 'node:path';
 import type { Report } from '../../../core/problem.js';
 import { validateBundle } from '../../../core/validate.js';
 import { UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { loadFormatter } from '../../formatters/index.js';
 import { useColour, type CliIo } from '../../io.js';
-import { parseRuleFlags } from '../../rule-flags.js';
+import { resolveTarget } from '../../project.js';
 import type { ValidateFlags } from './command.js';
+import { printConfig } from './print-config.js';
 
-export async function runValidate(bundle: string, flags: ValidateFlags, io: CliIo): Promise<number> {
-  const rules = parseRuleFlags(flags.rule);
-  const report = await validateBundle(path.resolve(io.cwd, bundle), { rules });
-  report.bundle = bundle;
+export async function runValidate(bundle: string | undefined, flags: ValidateFlags, io: CliIo): Promise<number> {
+  const target = await resolveTarget(bundle, flags, io, 'validate');
+  if (flags.printConfig !== undefined) {
+    io.stdout(await printConfig(flags.printConfig, target, io.cwd));
+    return EXIT.ok;
+  }
+  const report = await validateBundle(target.path, { rules: target.rules, overrides: target.overrides });
+  report.bundle = target.shown;
   await printReport(report, flags, io);
   const code = exitCodeFor(report, flags.maxWarnings);
   if (code !== EXIT.ok && report.errorCount === 0) {

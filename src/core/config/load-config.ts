@@ -1,0 +1,63 @@
+import { open, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { UsageError } from '../errors.js';
+import { CONFIG_FILE, CONFIG_MAX_BYTES, parseProjectConfig, type ProjectConfig } from './project-config.js';
+
+/** A project file found and checked, with the folder its paths are relative to. */
+export interface LoadedConfig {
+  /** Absolute path of the file. */
+  file: string;
+  /** Its folder: the project root, against which `source` and `out` resolve. */
+  root: string;
+  config: ProjectConfig;
+}
+
+/**
+ * The project file that applies in `cwd`: `explicit` when given (resolved against `cwd`),
+ * otherwise the first pipeline-tool.config.json in `cwd` or a folder above it, as eslint and
+ * tsconfig are found. Undefined when there is none. `show` turns an absolute path into the form
+ * messages use. Throws UsageError (a ConfigError, with line and column) for a file that cannot be used.
+ */
+export async function loadProjectConfig(cwd: string, explicit?: string, show: (file: string) => string = (f) => f): Promise<LoadedConfig | undefined> {
+  const file = explicit === undefined ? await findConfigFile(cwd) : path.resolve(cwd, explicit);
+  if (file === undefined) return undefined;
+  const text = await readConfigText(file, explicit !== undefined ? explicit : show(file));
+  return { file, root: path.dirname(file), config: parseProjectConfig(text, show(file)) };
+}
+
+/** The nearest pipeline-tool.config.json from `start` upward, stopping at the first one. */
+export async function findConfigFile(start: string): Promise<string | undefined> {
+  let folder = path.resolve(start);
+  for (;;) {
+    const candidate = path.join(folder, CONFIG_FILE);
+    const info = await stat(candidate).catch(() => undefined);
+    if (info) return candidate;
+    const parent = path.dirname(folder);
+    if (parent === folder) return undefined;
+    folder = parent;
+  }
+}
+
+async function readConfigText(file: string, shown: string): Promise<string> {
+  let handle;
+  try {
+    // Checked before opening: opening a FIFO would wait for a writer forever.
+    const info = await stat(file);
+    if (info.isDirectory()) throw new UsageError(`${shown} is a folder; the project file is a JSON file named ${CONFIG_FILE}.`);
+    if (!info.isFile()) throw new UsageError(`${shown} is not a regular file; the project file is a JSON file named ${CONFIG_FILE}.`);
+    handle = await open(file, 'r');
+    if (info.size > CONFIG_MAX_BYTES) throw new UsageError(`${shown} is ${info.size} bytes; a project file is a few lines of JSON (at most ${CONFIG_MAX_BYTES} bytes).`);
+    const bytes = await handle.readFile();
+    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes.subarray(0, CONFIG_MAX_BYTES + 1));
+    return text;
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new UsageError(`${shown} does not exist. Give the path of a ${CONFIG_FILE} file, or leave --config out to find it from the current folder upward.`);
+    if (code === 'EISDIR') throw new UsageError(`${shown} is a folder; the project file is a JSON file named ${CONFIG_FILE}.`);
+    if (error instanceof TypeError) throw new UsageError(`${shown} is not valid UTF-8 text; save it as UTF-8 JSON.`);
+    throw new UsageError(`cannot read ${shown}: ${(error as Error).message}`);
+  } finally {
+    await handle?.close();
+  }
+}

@@ -1,0 +1,30 @@
+import { CODE_RULE_IDS } from './code/rule-ids.js';
+import type { AnyRule } from './rules/rule.js';
+
+/** `pipeline-tool rules <id>`: one rule, from the same fields as the list and the README's table. */
+export function explainRule(rule: AnyRule): string {
+  const lock = rule.locked
+    ? 'yes: a marketplace limit or archive integrity check; --rule, pipeline-tool.config.json and disable comments cannot turn it off or down'
+    : 'no: --rule, pipeline-tool.config.json (also for some files only) and disable comments can turn it off or change its severity';
+  const rows: Array<[string, string]> = [
+    ['Severity', rule.severity],
+    ['Locked', lock],
+    ['Catches', rule.description],
+    ['Why', rule.why],
+    ['Fix', rule.fix],
+  ];
+  return `${rule.id}\n${rows.map(([label, text]) => `  ${`${label}:`.padEnd(10)}${text}`).join('\n')}\n`;
+}
+
+/** The README's rules table, made from the rule definitions (a test keeps the README equal to it). */
+export function rulesTable(rules: readonly AnyRule[]): string {
+  const cell = (text: string) => text.replace(/\|/g, '\\|');
+  const rows = rules.map((rule) => `| \`${rule.id}\` | ${rule.severity}${rule.locked ? ', locked' : ''} | ${cell(rule.description)} | ${cell(rule.fix)} |`);
+  return ['| id | severity | what it catches | how to fix it |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+/** The README's two tables: the code checks (rules whose findings the scanners make) and the others. */
+export function readmeTables(registry: readonly AnyRule[]): { bundle: string; code: string } {
+  const code = new Set(CODE_RULE_IDS);
+  return { bundle: rulesTable(registry.filter((rule) => !code.has(rule.id))), code: rulesTable(registry.filter((rule) => code.has(rule.id))) };
+}
