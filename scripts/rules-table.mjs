@@ -1,5 +1,6 @@
-// Rewrites the README's two rules tables from the rule definitions (run `npm run build` first).
-// A test fails while the README differs from what this writes.
+// Rewrites what lists the rules from the rule definitions (run `npm run build` first): the README's
+// two rules tables, and the rule settings that schemas/config.schema.json offers editors.
+// Tests fail while either differs from what this writes.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { readmeTables } from '../dist/core/rule-docs.js';
 import { rules } from '../dist/core/rules/index.js';
@@ -12,3 +13,17 @@ for (const [name, table] of Object.entries(readmeTables(rules))) {
   readme = readme.replace(pattern, (_match, start, end) => `${start}${table}${end}`);
 }
 writeFileSync(file, readme);
+
+// The project file's schema: one property per rule, with the settings it may take.
+const schemaFile = new URL('../schemas/config.schema.json', import.meta.url);
+const schema = JSON.parse(readFileSync(schemaFile, 'utf8'));
+schema.definitions.rules.properties = Object.fromEntries(
+  rules.map((rule) => [
+    rule.id,
+    {
+      description: `${rule.description} ${rule.locked ? 'Locked: it cannot be turned off or down.' : `Default: ${rule.severity === 'warning' ? 'warn' : 'error'}.`}`,
+      enum: rule.locked ? ['error'] : ['off', 'warn', 'error'],
+    },
+  ]),
+);
+writeFileSync(schemaFile, `${JSON.stringify(schema, null, 2)}\n`);

@@ -52,8 +52,9 @@ describe('init with flags', () => {
     await writeFile(path.join(project, 'package.json'), '{"name": "mine"}\n');
     const result = await runCli(['init', 'x', '--yes', '--force'], { cwd });
     expect(result.code).toBe(EXIT.ok);
-    expect(result.stdout).toContain('npx pipeline-tool dev src');
-    expect(result.stdout).toContain('npx pipeline-tool pack src -o dist/');
+    // The project file names the tool folder and the output, so the commands need no paths.
+    expect(result.stdout).toMatch(/^ {2}npx pipeline-tool dev +runs the tool \(src\/, as pipeline-tool.config.json says\)/m);
+    expect(result.stdout).toMatch(/^ {2}npx pipeline-tool pack +builds dist\/X-1\.0\.0\.zip/m);
     expect(result.stdout).not.toContain('npm run');
     // Nothing was written to package.json, so nothing is said about its dependency either.
     expect(result.stdout).not.toContain('file:');
