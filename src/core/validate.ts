@@ -1,4 +1,5 @@
 import { openBundle } from './bundle/open-bundle.js';
+import type { ExcludedEntry } from './bundle/left-out.js';
 import type { BundleEntry, BundleSource } from './bundle/source.js';
 import { contentScanners, type DisableDirective, type ScanContext, type ScanSession } from './code/index.js';
 import { UNKNOWN_DISABLE_DIRECTIVE } from './code/rule-ids.js';
@@ -17,6 +18,11 @@ export interface ValidateOptions {
   rules?: Readonly<Record<string, RuleSetting>>;
   /** Inflation budget in bytes; defaults to the marketplace's 50,000,000. */
   budget?: number;
+  /**
+   * What the folder a zip was packed from left out, so a reference to such a file names the real
+   * cause. A folder opened as a bundle brings its own list.
+   */
+  excluded?: readonly ExcludedEntry[];
 }
 
 /**
@@ -28,7 +34,8 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
   const settings = checkRuleSettings(options.rules ?? {});
   const source = typeof bundle === 'string' ? await openBundle(bundle) : bundle;
   try {
-    const { context, directives } = await inspect(source, options.budget ?? MAX_UNPACKED_BYTES);
+    const excluded = options.excluded ?? source.excluded;
+    const { context, directives } = await inspect(source, options.budget ?? MAX_UNPACKED_BYTES, excluded ?? []);
     const problems: Problem[] = [];
     for (const rule of registry) {
       const setting = settings[rule.id];
@@ -36,7 +43,8 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
       const severity: Severity = setting === 'warn' ? 'warning' : setting === 'error' ? 'error' : rule.severity;
       for (const hit of rule.check(context)) problems.push(toProblem(rule, severity, hit));
     }
-    return summarise(source.location, source.kind, sortProblems(withoutSilenced(problems, directives)));
+    const report = summarise(source.location, source.kind, sortProblems(withoutSilenced(problems, directives)));
+    return excluded ? { ...report, excluded: [...excluded] } : report;
   } finally {
     if (typeof bundle === 'string') await source.close();
   }
@@ -49,7 +57,7 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
  * file system, so its files are read only when a scanner needs their content. Each chunk read goes
  * to every content scanner that accepts the file, so no file is ever read twice.
  */
-async function inspect(source: BundleSource, budget: number): Promise<{ context: RuleContext; directives: DisableDirective[] }> {
+async function inspect(source: BundleSource, budget: number, excluded: readonly ExcludedEntry[]): Promise<{ context: RuleContext; directives: DisableDirective[] }> {
   const files = source.entries.filter((e) => e.kind === 'file');
   const sizes = new Map<string, number>();
   const unread: string[] = [];
@@ -95,7 +103,7 @@ async function inspect(source: BundleSource, budget: number): Promise<{ context:
   }
   const content: ContentSummary = { sizes, spent, exhausted, unread };
   const collected: Finding[] = [...source.findings, ...scanned, ...unknownDirectiveIds(directives)];
-  return { context: { source, files, manifest, content, collected }, directives };
+  return { context: { source, files, manifest, content, collected, excluded }, directives };
 }
 
 /** A zip so broken that none of its entries could be listed: the archive findings say why. */

@@ -29,7 +29,7 @@ export async function startLiveReload(options: LiveReloadOptions): Promise<Watch
 
   const refreshTool = async (changed: string[]) => {
     session.setTool(await readToolInfo(realRoot));
-    session.setFindings(await collectFindings(realRoot, stateFolder));
+    session.setFindings(await collectFindings(realRoot, stateFolder, fixturesFile ?? null));
     const reason = changed.length === 1 ? `${changed[0] || 'the tool folder'} changed` : `${changed.length} files changed`;
     log('info', `${reason}: reloading the tool.`);
     emit({ type: 'state' });

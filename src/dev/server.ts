@@ -162,7 +162,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     settings: store,
     onCall: options.onCall,
   });
-  session.setFindings(await collectFindings(realRoot, stateFolder));
+  session.setFindings(await collectFindings(realRoot, stateFolder, fixturesFile ?? null));
 
   const events = createEventHub();
   const emit = (event: DevEvent) => events.send(event);
