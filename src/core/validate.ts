@@ -133,12 +133,17 @@ function fanOut(sessions: ScanSession[]): (chunk: Buffer) => void {
   };
 }
 
-/** A directive naming a rule that does not exist silences nothing: most likely a typo. */
+/** A directive naming a rule that does not exist (most likely a typo) or a locked rule silences nothing. */
 function unknownDirectiveIds(directives: readonly DisableDirective[]): Finding[] {
   const ids = registry.map((r) => r.id);
   const findings: Finding[] = [];
   for (const directive of directives) {
     for (const ruleId of directive.ruleIds) {
+      if (lockedRuleIds.has(ruleId)) {
+        // It would silence nothing: say so, rather than let the author believe the problem is handled.
+        findings.push({ ruleId: UNKNOWN_DISABLE_DIRECTIVE, file: directive.file, line: directive.line, column: directive.column, data: { ruleId, locked: true } });
+        continue;
+      }
       if (ids.includes(ruleId)) continue;
       const suggestion = nearestName(ruleId, ids);
       findings.push({
