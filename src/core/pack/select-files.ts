@@ -167,23 +167,6 @@ async function readIgnoreFile(root: string): Promise<string | undefined> {
   }
 }
 
-/**
- * A view of the folder holding only the selected files, for the check that runs before anything
- * is compressed. Findings from the walk count only where they concern a selected file.
- */
-export function selectionSource(selection: Selection): BundleSource {
-  const { source, included } = selection;
-  const paths = new Set(included.map((entry) => entry.path));
-  return {
-    kind: source.kind,
-    location: source.location,
-    entries: included,
-    findings: source.findings.filter((finding) => finding.file === undefined || paths.has(finding.file)),
-    read: (entry, limit, sink) => source.read(entry, limit, sink),
-    close: () => source.close(),
-  };
-}
-
 /** Moves the zip being written (when it lies inside the folder) from the files to the left-out. */
 export function excludeOutput(selection: Selection, relativePath: string): Selection {
   const index = selection.included.findIndex((entry) => entry.path === relativePath);
