@@ -195,10 +195,12 @@ describe('selectFiles: fixtures files for pipeline-tool dev', () => {
       'e.json': '{"$schema": "fixtures.schema.json",',
       'f.js': 'const $schema = "fixtures.schema.json";',
       'fixtures.json': JSON.stringify({ customers: [] }),
+      // Past the first 64,000 bytes: not looked for there.
+      'late.json': JSON.stringify({ customers: [{ name: 'x'.repeat(70_000) }], $schema: 'fixtures.schema.json' }),
     });
     const { excluded, included } = await reasons(root);
     expect(excluded).toEqual({});
-    for (const name of ['a.json', 'b.json', 'c.json', 'd.json', 'e.json', 'f.js', 'fixtures.json']) expect(included).toContain(name);
+    for (const name of ['a.json', 'b.json', 'c.json', 'd.json', 'e.json', 'f.js', 'fixtures.json', 'late.json']) expect(included).toContain(name);
   });
 
   it('leaves out the paths it is told are fixtures (the dev server’s --fixtures), whatever they hold', async () => {

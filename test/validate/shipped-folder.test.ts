@@ -96,6 +96,13 @@ describe('a referenced file that does not ship: the real cause and fix, in valid
     expect(packed.json.report.problems).toEqual(validated.json.problems);
   });
 
+  it('a file inside a folder pack never walks into: says so, without claiming the file is there', () => {
+    const folder = writeFolder({ ...goodFiles(), 'index.html': '<!doctype html><script src="node_modules/lib/lib.js"></script>', 'node_modules/lib/lib.js': 'x' });
+    const [problem] = json(['validate', folder]).json.problems;
+    expect(problem.data.leftOut).toEqual({ path: 'node_modules/', kind: 'directory', reason: 'node_modules' });
+    expect(problem.message).toContain('inside node_modules/, which does not ship');
+  });
+
   it('an entry page that .pipelineignore leaves out names the pattern', () => {
     const folder = writeFolder({ ...goodFiles(), '.pipelineignore': '*.html\n' });
     const { json: report } = json(['validate', folder]);

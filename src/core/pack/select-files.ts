@@ -92,14 +92,15 @@ const FIXTURES_SCHEMA_BYTES = Buffer.from(FIXTURES_SCHEMA);
 /**
  * A fixture file for `pipeline-tool dev` is data for the emulated host, never part of the tool. It
  * is recognised by what the docs tell authors to write in it: a top-level `$schema` naming
- * fixtures.schema.json (by any path or URL). The content test is exact, so a tool's own data that
- * merely looks similar still ships; the quick byte search spares parsing every other JSON file.
+ * fixtures.schema.json (by any path or URL). Only a file whose first 64 KB mention that name (where
+ * editors and people put `$schema`: first) is parsed, so other JSON costs one small read; the test
+ * on the parsed value is exact, so a tool's own data that merely looks similar still ships.
  */
 async function isFixtureFile(source: BundleSource, entry: BundleEntry): Promise<boolean> {
   if (extensionOf(entry.path) !== '.json' || entry.path === MANIFEST_PATH || entry.declaredSize > FIXTURES_FILE_LIMIT) return false;
-  const bytes = await readEntryBytes(source, entry, FIXTURES_FILE_LIMIT);
-  if (!bytes.includes(FIXTURES_SCHEMA_BYTES)) return false;
+  if (!(await readEntryBytes(source, entry, FIXTURES_PREFIX)).includes(FIXTURES_SCHEMA_BYTES)) return false;
   try {
+    const bytes = await readEntryBytes(source, entry, FIXTURES_FILE_LIMIT);
     const value: unknown = JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, ''));
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
     const schema = (value as Record<string, unknown>)['$schema'];
@@ -109,6 +110,8 @@ async function isFixtureFile(source: BundleSource, entry: BundleEntry): Promise<
   }
 }
 
+/** How much of a .json file is searched for the fixtures schema's name. */
+const FIXTURES_PREFIX = 64_000;
 /** Larger JSON files are not looked into: no fixture file comes near this size. */
 const FIXTURES_FILE_LIMIT = 20_000_000;
 

@@ -12,7 +12,11 @@ export default defineRule<Data>({
   message: (data) => {
     const more = andMore(data);
     if (data.escapes) return `"${data.reference}" climbs out of the bundle with ..; everything the tool loads must be inside it. Copy the file into the bundle and refer to it from there.${more}`;
-    if (data.leftOut) return `"${data.reference}" refers to ${data.resolved}, which is in the folder but does not ship: ${leftOutCause(data.leftOut)}${more}`;
+    if (data.leftOut) {
+      // Inside a folder pack leaves out (and never walks), the file may or may not be there.
+      const where = data.leftOut.path.endsWith('/') ? `, inside ${data.leftOut.path}, which does not ship` : ', which is in the folder but does not ship';
+      return `"${data.reference}" refers to ${data.resolved}${where}: ${leftOutCause(data.leftOut)}${more}`;
+    }
     if (data.sameLetters) return `"${data.reference}" refers to ${data.resolved}, but the bundle has ${data.sameLetters}; names are case-sensitive on the platform. Make the letter case match.${more}`;
     return `"${data.reference}" refers to ${data.resolved}, which is not in the bundle, so it fails to load. Add the file, or correct the path (it is relative to the folder of the file that refers to it).${more}`;
   },
