@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { openShippedFolder } from '../core/pack/shipment.js';
 import type { Report } from '../core/problem.js';
@@ -27,9 +28,19 @@ export async function collectFindings(root: string, stateFolder: string | null, 
   }
 }
 
-/** `target` as a slash-separated path inside `root`, or null when it is not inside. */
+/**
+ * `target` as a slash-separated path inside `root`, or null when it is not inside. The root is the
+ * real path; the target is made real too where it exists, so a link on the way (macOS's /tmp)
+ * does not hide that it is inside.
+ */
 function inside(root: string, target: string | null): string | null {
   if (target === null) return null;
-  const relative = path.relative(path.resolve(root), path.resolve(target)).split(path.sep).join('/');
+  let real = path.resolve(target);
+  try {
+    real = realpathSync(real);
+  } catch {
+    // Not there (yet): compare the path as given.
+  }
+  const relative = path.relative(path.resolve(root), real).split(path.sep).join('/');
   return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : null;
 }
