@@ -767,14 +767,17 @@ export const wildFolder: fc.Arbitrary<FolderSpec> = fc
     fixtures: fc.boolean(),
     /** The page refers to one of the other files (maybe one pack leaves out), by its index. */
     refersTo: fc.option(fc.nat(), { nil: undefined }),
+    /** Now and then a photo that puts the zip just under or just over the 10,000,000-byte limit. */
+    photo: fc.oneof({ arbitrary: fc.constant(undefined), weight: 24 }, { arbitrary: fc.integer({ min: 9_999_000, max: 10_000_400 }), weight: 1 }),
   })
-  .map(({ clean, entry, manifest, twins, hostile, schema, fixtures, refersTo }) => {
+  .map(({ clean, entry, manifest, twins, hostile, schema, fixtures, refersTo, photo }) => {
     const manifestFile: FolderFile = 'fields' in manifest ? goodManifestFile(entry, manifest.fields, schema) : { path: 'manifest.json', body: manifest.body, expect: 'in' };
     const rest = clean.files.filter((f) => f.path !== 'manifest.json' && f.path !== 'index.html');
     const target = refersTo === undefined || rest.length === 0 ? undefined : rest[refersTo % rest.length]!.path;
     const image = target === undefined || entry.includes('/') ? '' : `<img src="${encodeURI(target)}" alt="">`;
     const page: FolderFile = { path: entry, body: { text: `<!doctype html><p>tool</p>${image}` }, expect: 'in' };
-    const files = withoutClashes([manifestFile, page, ...hostile, ...(fixtures ? [fixturesFile] : []), ...rest]);
+    const large: FolderFile[] = photo === undefined ? [] : [{ path: 'photo.png', body: { noise: photo, seed: photo }, expect: 'in' }];
+    const files = withoutClashes([manifestFile, page, ...hostile, ...(fixtures ? [fixturesFile] : []), ...large, ...rest]);
     // Twins clash on purpose (that is the point), but only with each other.
     for (const pair of twins) {
       if (pair[0].path !== pair[1].path && !pair.some((t) => files.some((f) => clashes(f.path, t.path)))) files.push(...pair);
