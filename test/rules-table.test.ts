@@ -47,6 +47,7 @@ describe("the README's rules tables", () => {
         'manifest-encoding',
         'manifest-missing',
         'manifest-syntax',
+        'manifest-too-large',
         'path-control-character',
         'path-dot-prefix',
         'path-duplicate',

@@ -4,7 +4,7 @@ import { UsageError } from './errors.js';
 
 /** `--rule <id=setting>`, repeatable: shared by every command that runs the validate rules. */
 export function ruleOption(): Option {
-  return new Option('--rule <id=setting>', 'turn a rule off or change its severity: off, warn or error (repeatable)')
+  return new Option('--rule <id=setting>', 'turn a rule off or change its severity: off, warn or error (repeatable; locked rules cannot be relaxed)')
     .argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value])
     .default([]);
 }

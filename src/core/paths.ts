@@ -7,8 +7,8 @@ export const MANIFEST_PATH = 'manifest.json';
 
 /**
  * Where `pipeline-tool dev` keeps its state (the tool's stored settings) when run in the tool folder.
- * Validating a folder passes over it at the root; pack leaves it out as a dot-folder; in a zip it
- * is junk like any other dot-folder.
+ * pack, and so validate, leave it out of a folder as a dot-folder; in a zip it is junk like any
+ * other dot-folder.
  */
 export const DEV_STATE_FOLDER = '.pipeline-tool/';
 

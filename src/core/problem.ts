@@ -1,3 +1,5 @@
+import type { ExcludedEntry } from './bundle/left-out.js';
+
 /** How bad a problem is. `error` fails the gate; `warning` is reported but passes. */
 export type Severity = 'error' | 'warning';
 
@@ -31,6 +33,11 @@ export interface Report {
   errorCount: number;
   warningCount: number;
   problems: Problem[];
+  /**
+   * For a tool folder: the files and folders that do not ship, and why, as \`pack --dry-run\` lists
+   * them. Listed for information; they are not problems.
+   */
+  excluded?: ExcludedEntry[];
 }
 
 export function summarise(bundle: string, kind: Report['kind'], problems: Problem[]): Report {

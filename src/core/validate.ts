@@ -1,4 +1,5 @@
 import { openBundle } from './bundle/open-bundle.js';
+import type { ExcludedEntry } from './bundle/left-out.js';
 import type { BundleEntry, BundleSource } from './bundle/source.js';
 import { contentScanners, type DisableDirective, type ScanContext, type ScanSession } from './code/index.js';
 import { UNKNOWN_DISABLE_DIRECTIVE } from './code/rule-ids.js';
@@ -25,6 +26,11 @@ export interface ValidateOptions {
   overrides?: readonly RuleOverride[];
   /** Inflation budget in bytes; defaults to the marketplace's 50,000,000. */
   budget?: number;
+  /**
+   * What the folder a zip was packed from left out, so a reference to such a file names the real
+   * cause. A folder opened as a bundle brings its own list.
+   */
+  excluded?: readonly ExcludedEntry[];
 }
 
 /**
@@ -36,7 +42,8 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
   const settings = settingsResolver(checkRuleSettings(options.rules ?? {}), checkOverrides(options.overrides ?? []));
   const source = typeof bundle === 'string' ? await openBundle(bundle) : bundle;
   try {
-    const { context, directives } = await inspect(source, options.budget ?? MAX_UNPACKED_BYTES);
+    const excluded = options.excluded ?? source.excluded;
+    const { context, directives } = await inspect(source, options.budget ?? MAX_UNPACKED_BYTES, excluded ?? []);
     const problems: Problem[] = [];
     for (const rule of registry) {
       if (settings.settingFor(rule.id, undefined) === 'off' && !settings.overridden(rule.id)) continue;
@@ -47,7 +54,8 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
         problems.push(toProblem(rule, severity, hit));
       }
     }
-    return summarise(source.location, source.kind, sortProblems(withoutSilenced(problems, directives)));
+    const report = summarise(source.location, source.kind, sortProblems(withoutSilenced(problems, directives)));
+    return excluded ? { ...report, excluded: [...excluded] } : report;
   } finally {
     if (typeof bundle === 'string') await source.close();
   }
@@ -60,7 +68,7 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
  * file system, so its files are read only when a scanner needs their content. Each chunk read goes
  * to every content scanner that accepts the file, so no file is ever read twice.
  */
-async function inspect(source: BundleSource, budget: number): Promise<{ context: RuleContext; directives: DisableDirective[] }> {
+async function inspect(source: BundleSource, budget: number, excluded: readonly ExcludedEntry[]): Promise<{ context: RuleContext; directives: DisableDirective[] }> {
   const files = source.entries.filter((e) => e.kind === 'file');
   const sizes = new Map<string, number>();
   const unread: string[] = [];
@@ -114,7 +122,7 @@ async function inspect(source: BundleSource, budget: number): Promise<{ context:
   }
   const content: ContentSummary = { sizes, spent, exhausted, unread };
   const collected: Finding[] = [...source.findings, ...scanned, ...unknownDirectiveIds(directives)];
-  return { context: { source, files, manifest, content, collected }, directives };
+  return { context: { source, files, manifest, content, collected, excluded }, directives };
 }
 
 /** A zip so broken that none of its entries could be listed: the archive findings say why. */
@@ -144,12 +152,17 @@ function fanOut(sessions: ScanSession[]): (chunk: Buffer) => void {
   };
 }
 
-/** A directive naming a rule that does not exist silences nothing: most likely a typo. */
+/** A directive naming a rule that does not exist (most likely a typo) or a locked rule silences nothing. */
 function unknownDirectiveIds(directives: readonly DisableDirective[]): Finding[] {
   const ids = registry.map((r) => r.id);
   const findings: Finding[] = [];
   for (const directive of directives) {
     for (const ruleId of directive.ruleIds) {
+      if (lockedRuleIds.has(ruleId)) {
+        // It would silence nothing: say so, rather than let the author believe the problem is handled.
+        findings.push({ ruleId: UNKNOWN_DISABLE_DIRECTIVE, file: directive.file, line: directive.line, column: directive.column, data: { ruleId, locked: true } });
+        continue;
+      }
       if (ids.includes(ruleId)) continue;
       const suggestion = nearestName(ruleId, ids);
       findings.push({

@@ -1,5 +1,6 @@
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { openFolderSource } from '../core/bundle/folder-source.js';
+import { openShippedFolder } from '../core/pack/shipment.js';
 import type { Report } from '../core/problem.js';
 import { validateBundle, type ValidateOptions } from '../core/validate.js';
 
@@ -7,17 +8,45 @@ import { validateBundle, type ValidateOptions } from '../core/validate.js';
 export type Findings = { ok: true; report: Report } | { ok: false; message: string };
 
 /**
- * Validates the tool folder as `pipeline-tool validate` would, with the same rule settings, except for the dev server's own
- * state folder, which `pack` leaves out and which is no fault of the author's.
+ * Validates the tool folder exactly as `pipeline-tool validate` does (the files pack would ship,
+ * with the zip's size), except that the dev server's own state folder is passed over, wherever it
+ * is, and the --fixtures file is left out as fixtures even without its `$schema`. Rule settings are
+ * the project file's, as validate applies them.
  */
-export async function collectFindings(root: string, stateFolder: string | null, settings: Pick<ValidateOptions, 'rules' | 'overrides'> = {}): Promise<Findings> {
+export async function collectFindings(
+  root: string,
+  stateFolder: string | null,
+  fixturesFile: string | null = null,
+  settings: Pick<ValidateOptions, 'rules' | 'overrides'> = {},
+): Promise<Findings> {
   try {
-    const relative = stateFolder === null ? null : path.relative(path.resolve(root), path.resolve(stateFolder)).split(path.sep).join('/');
-    const hidden = relative !== null && relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? `${relative}/` : null;
+    const relative = inside(root, stateFolder);
+    const hidden = relative === null ? null : `${relative}/`;
+    const fixtures = inside(root, fixturesFile);
     // Left out as the folder is walked: neither listed nor read.
-    const source = await openFolderSource(root, hidden === null ? {} : { omit: (entryPath) => entryPath === hidden });
+    const source = await openShippedFolder(root, {
+      ...(hidden === null ? {} : { omit: (entryPath: string) => entryPath === hidden }),
+      ...(fixtures === null ? {} : { fixtures: [fixtures] }),
+    });
     return { ok: true, report: await validateBundle(source, settings) };
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/**
+ * `target` as a slash-separated path inside `root`, or null when it is not inside. The root is the
+ * real path; the target is made real too where it exists, so a link on the way (macOS's /tmp)
+ * does not hide that it is inside.
+ */
+function inside(root: string, target: string | null): string | null {
+  if (target === null) return null;
+  let real = path.resolve(target);
+  try {
+    real = realpathSync(real);
+  } catch {
+    // Not there (yet): compare the path as given.
+  }
+  const relative = path.relative(path.resolve(root), real).split(path.sep).join('/');
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : null;
 }

@@ -38,7 +38,7 @@ export async function startLiveReload(options: LiveReloadOptions): Promise<Watch
     tool = keepLastGoodManifest(previous, await readToolInfo(realRoot));
     session.setTool(tool);
     reportToolChanges(previous, tool, log);
-    session.setFindings(await collectFindings(realRoot, stateFolder, options.ruleSettings));
+    session.setFindings(await collectFindings(realRoot, stateFolder, fixturesFile ?? null, options.ruleSettings));
     const reason = changed.length === 1 ? `${changed[0] || 'the tool folder'} changed` : `${changed.length} files changed`;
     log('info', `${reason}: reloading the tool.`);
     emit({ type: 'state' });

@@ -185,7 +185,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     settings: store,
     onCall: options.onCall,
   });
-  session.setFindings(await collectFindings(realRoot, stateFolder, options.ruleSettings));
+  session.setFindings(await collectFindings(realRoot, stateFolder, fixturesFile ?? null, options.ruleSettings));
 
   const events = createEventHub();
   const emit = (event: DevEvent) => events.send(event);

@@ -268,10 +268,18 @@ describe.skipIf(!hasChromium)('pipeline-tool dev in Chromium', () => {
       expect(context).toMatchObject({ userRole: 'H_Field', cultureCode: 'en-AU', userName: 'Test Author' });
     });
 
-    it('shows the validation findings of the folder, refreshed after a change', async () => {
+    it('shows the validation findings of the folder, refreshed after a change, and what pack leaves out', async () => {
       await expect.poll(() => page.locator('#findings').textContent(), { timeout: 5_000 }).toContain('No problems');
+      // Left out as pack leaves it out: listed, not a problem.
       writeFileSync(path.join(root, 'notes.txt'), 'not an allowed file type');
-      await page.locator('#findings li[data-rule="file-type"]').waitFor({ timeout: 5_000 });
+      await page.locator('#findings li[data-reason="file-type"]').waitFor({ state: 'attached', timeout: 5_000 });
+      expect(await page.locator('#findings li[data-rule]').count()).toBe(0);
+      // Once the tool refers to it, it is an error that names the cause.
+      writeFileSync(path.join(root, 'photo.jpeg'), 'jpeg');
+      writeFileSync(path.join(root, 'extra.html'), '<!doctype html><title>x</title><img src="photo.jpeg" alt="">');
+      const item = page.locator('#findings li[data-rule="reference-missing"]');
+      await item.waitFor({ timeout: 5_000 });
+      expect(await item.textContent()).toContain('Rename it to .jpg');
     });
   });
 

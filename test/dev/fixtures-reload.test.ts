@@ -16,6 +16,18 @@ async function skus(server: Parameters<typeof callBridge>[0]): Promise<string[]>
 }
 
 describe('a fixture file', () => {
+  it('kept in the tool folder, is left out of the findings as pack leaves it out, even without its $schema', async () => {
+    const root = writeTool();
+    const fixturesFile = path.join(root, 'dev-data.json');
+    writeFileSync(fixturesFile, productsWith('FIX-IN'));
+    const server = await startTestServer({ root, fixturesFile, watch: false });
+    const findings = (await readState(server))['findings'] as { ok: boolean; report: { problems: unknown[]; excluded: unknown[] } };
+    expect(findings.ok).toBe(true);
+    expect(findings.report.problems).toEqual([]);
+    expect(findings.report.excluded).toContainEqual({ path: 'dev-data.json', kind: 'file', reason: 'fixtures' });
+    expect(await skus(server)).toContain('FIX-IN');
+  });
+
   it('is laid over the built-in data, and reloaded when it changes', async () => {
     const fixturesFile = path.join(tempDir(), 'fixtures.json');
     writeFileSync(fixturesFile, productsWith('FIX-ONE'));

@@ -699,11 +699,19 @@ function withoutClashes(files: FolderFile[]): FolderFile[] {
   return kept;
 }
 
-const goodManifestFile = (entry: string, fields: Record<string, unknown> = {}): FolderFile => ({
+const goodManifestFile = (entry: string, fields: Record<string, unknown> = {}, schema = false): FolderFile => ({
   path: 'manifest.json',
-  body: { text: JSON.stringify({ ...goodManifest, entry, ...fields }, null, 2) },
+  // The editor hint an init'd project has first; pack leaves it out of the zip.
+  body: { text: JSON.stringify({ ...(schema ? { $schema: '../node_modules/pipeline-tool/schemas/manifest.schema.json' } : {}), ...goodManifest, entry, ...fields }, null, 2) },
   expect: 'in',
 });
+
+/** A fixtures file for `pipeline-tool dev` kept in the tool folder: recognised by its $schema, never packed. */
+const fixturesFile: FolderFile = {
+  path: 'dev-fixtures.json',
+  body: { text: JSON.stringify({ $schema: './node_modules/pipeline-tool/schemas/fixtures.schema.json', mode: 'extend' }, null, 2) },
+  expect: 'out',
+};
 
 /**
  * A folder pack should turn into a clean bundle: a good manifest, index.html, up to eight more
@@ -755,12 +763,21 @@ export const wildFolder: fc.Arbitrary<FolderSpec> = fc
       { maxLength: 1 },
     ),
     hostile: fc.array(hostileName.chain((path) => cleanBody(path.slice(path.lastIndexOf('.'))).map((body) => ({ path, body, expect: 'in' as const }))), { maxLength: 1 }),
+    schema: fc.boolean(),
+    fixtures: fc.boolean(),
+    /** The page refers to one of the other files (maybe one pack leaves out), by its index. */
+    refersTo: fc.option(fc.nat(), { nil: undefined }),
+    /** Now and then a photo that puts the zip just under or just over the 10,000,000-byte limit. */
+    photo: fc.oneof({ arbitrary: fc.constant(undefined), weight: 24 }, { arbitrary: fc.integer({ min: 9_999_000, max: 10_000_400 }), weight: 1 }),
   })
-  .map(({ clean, entry, manifest, twins, hostile }) => {
-    const manifestFile: FolderFile = 'fields' in manifest ? goodManifestFile(entry, manifest.fields) : { path: 'manifest.json', body: manifest.body, expect: 'in' };
+  .map(({ clean, entry, manifest, twins, hostile, schema, fixtures, refersTo, photo }) => {
+    const manifestFile: FolderFile = 'fields' in manifest ? goodManifestFile(entry, manifest.fields, schema) : { path: 'manifest.json', body: manifest.body, expect: 'in' };
     const rest = clean.files.filter((f) => f.path !== 'manifest.json' && f.path !== 'index.html');
-    const page: FolderFile = { path: entry, body: { text: '<!doctype html><p>tool</p>' }, expect: 'in' };
-    const files = withoutClashes([manifestFile, page, ...hostile, ...rest]);
+    const target = refersTo === undefined || rest.length === 0 ? undefined : rest[refersTo % rest.length]!.path;
+    const image = target === undefined || entry.includes('/') ? '' : `<img src="${encodeURI(target)}" alt="">`;
+    const page: FolderFile = { path: entry, body: { text: `<!doctype html><p>tool</p>${image}` }, expect: 'in' };
+    const large: FolderFile[] = photo === undefined ? [] : [{ path: 'photo.png', body: { noise: photo, seed: photo }, expect: 'in' }];
+    const files = withoutClashes([manifestFile, page, ...hostile, ...(fixtures ? [fixturesFile] : []), ...large, ...rest]);
     // Twins clash on purpose (that is the point), but only with each other.
     for (const pair of twins) {
       if (pair[0].path !== pair[1].path && !pair.some((t) => files.some((f) => clashes(f.path, t.path)))) files.push(...pair);

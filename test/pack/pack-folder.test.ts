@@ -244,11 +244,12 @@ describe('packFolder: pointing at the wrong folder', () => {
 });
 
 describe('packFolder: dry run', () => {
-  it('selects and checks, but writes nothing', async () => {
+  it('selects and checks, measures the zip, but writes nothing', async () => {
     const { tool, cwd } = setup({ ...goodFiles(), 'a.js.map': '{}' });
     const result = await packFolder(tool, { cwd, dryRun: true });
     expect(result).toMatchObject({ ok: true, dryRun: true, written: false, stage: 'files', files: 4 });
-    expect(result.zipSize).toBeUndefined();
+    const real = await packFolder(tool, { cwd: tempDir() });
+    expect(result.zipSize).toBe(real.zipSize);
     expect(result.excluded).toEqual([{ path: 'a.js.map', kind: 'file', reason: 'source-map' }]);
     expect(existsSync(result.outputPath)).toBe(false);
     expect(tempFilesIn(cwd)).toEqual([]);

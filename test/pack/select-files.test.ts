@@ -169,3 +169,43 @@ describe('excludeOutput', () => {
     expect(moved.excluded).toContainEqual({ path: 'weird.json', kind: 'file', reason: 'output-zip' });
   });
 });
+
+describe('selectFiles: fixtures files for pipeline-tool dev', () => {
+  const fixtures = (schema: string, extra: Record<string, unknown> = {}) => JSON.stringify({ $schema: schema, mode: 'extend', ...extra }, null, 2);
+
+  it('leaves out a .json file whose top-level $schema names fixtures.schema.json, by any path or URL', async () => {
+    const root = writeFolder({
+      ...goodFiles(),
+      'fixtures.json': fixtures('./node_modules/pipeline-tool/schemas/fixtures.schema.json'),
+      'dev/data.json': fixtures('https://pipeline-tool.dev/schemas/fixtures.schema.json'),
+      'bare.json': `\uFEFF${fixtures('fixtures.schema.json')}`,
+    });
+    const { excluded, included } = await reasons(root);
+    expect(excluded).toEqual({ 'fixtures.json': 'fixtures', 'dev/data.json': 'fixtures', 'bare.json': 'fixtures' });
+    expect(included).not.toContain('fixtures.json');
+  });
+
+  it('keeps look-alikes: another schema, the name only in a value or nested, not an object, broken JSON, another type', async () => {
+    const root = writeFolder({
+      ...goodFiles(),
+      'a.json': fixtures('./schemas/my-fixtures.schema.json.bak'),
+      'b.json': JSON.stringify({ note: 'see fixtures.schema.json' }),
+      'c.json': JSON.stringify({ data: { $schema: 'fixtures.schema.json' } }),
+      'd.json': JSON.stringify(['fixtures.schema.json']),
+      'e.json': '{"$schema": "fixtures.schema.json",',
+      'f.js': 'const $schema = "fixtures.schema.json";',
+      'fixtures.json': JSON.stringify({ customers: [] }),
+      // Past the first 64,000 bytes: not looked for there.
+      'late.json': JSON.stringify({ customers: [{ name: 'x'.repeat(70_000) }], $schema: 'fixtures.schema.json' }),
+    });
+    const { excluded, included } = await reasons(root);
+    expect(excluded).toEqual({});
+    for (const name of ['a.json', 'b.json', 'c.json', 'd.json', 'e.json', 'f.js', 'fixtures.json', 'late.json']) expect(included).toContain(name);
+  });
+
+  it('leaves out the paths it is told are fixtures (the dev server’s --fixtures), whatever they hold', async () => {
+    const root = writeFolder({ ...goodFiles(), 'my-data.json': '{}' });
+    const selection = await selectFiles(root, { fixtures: ['my-data.json'] });
+    expect(selection.excluded).toEqual([{ path: 'my-data.json', kind: 'file', reason: 'fixtures' }]);
+  });
+});

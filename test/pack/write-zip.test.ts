@@ -3,7 +3,7 @@ import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateBundle } from '../../src/core/validate.js';
-import { dosDateTime, writeZip, type ZipInput } from '../../src/core/pack/write-zip.js';
+import { compressContent, dosDateTime, writeZip, zipSizeOf, type ZipInput } from '../../src/core/pack/write-zip.js';
 import { tempDir } from '../helpers/bundles.js';
 import { goodFiles, readWithPython, sha256 } from './helpers.js';
 
@@ -20,6 +20,25 @@ async function zipOf(files: Record<string, string | Buffer>, timestamp = new Dat
     await handle.close();
   }
 }
+
+describe('zipSizeOf and compressContent: the size of a zip without writing it', () => {
+  it('predicts the size writeZip writes, byte for byte, for names in any script and any content', async () => {
+    const files = { ...goodFiles(), 'js/données/café.js': 'export const x = 1;\n'.repeat(300), 'css/empty.css': '', 'img/noise.png': randomBytes(50_000), 'a.svg': '<svg/>' };
+    const { written, bytes } = await zipOf(files, undefined, 6);
+    const measured = await Promise.all(
+      Object.entries(files).map(async ([name, content]) => ({ name, storedSize: (await compressContent(Buffer.from(content), 6)).data.length })),
+    );
+    expect(zipSizeOf(measured)).toBe(bytes.length);
+    for (const entry of written.entries) expect(measured.find((m) => m.name === entry.name)?.storedSize).toBe(entry.compressedSize);
+  });
+
+  it('stores what deflate cannot shrink, and empty files', async () => {
+    expect((await compressContent(Buffer.alloc(0), 6)).method).toBe('store');
+    const noise = randomBytes(4096);
+    expect(await compressContent(noise, 6)).toEqual({ data: noise, method: 'store' });
+    expect((await compressContent(Buffer.alloc(4096, 0x61), 6)).method).toBe('deflate');
+  });
+});
 
 describe('writeZip', () => {
   it('writes a zip that validate accepts and Python reads back byte for byte', async () => {

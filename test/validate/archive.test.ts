@@ -233,13 +233,17 @@ describe('malformed structures are findings, never crashes', () => {
 });
 
 describe('folders', () => {
-  it('reports a symlink and never follows it out of the folder', async () => {
+  it('leaves a symlink out, as pack does, and never follows it out of the folder', async () => {
     const outside = writeFolder({ 'secret.js': 'x'.repeat(60_000_000 / 1000) });
     const folder = writeFolder(goodFiles());
     symlinkSync(path.join(outside, 'secret.js'), path.join(folder, 'link.js'));
     symlinkSync(outside, path.join(folder, 'linked-folder'));
     const report = await validateBundle(folder);
-    expect(report.problems.filter((p) => p.ruleId === 'entry-not-regular').map((p) => p.file).sort()).toEqual(['link.js', 'linked-folder']);
+    expect(ids(report)).toEqual([]);
+    expect(report.excluded).toEqual([
+      { path: 'link.js', kind: 'symlink', reason: 'symlink' },
+      { path: 'linked-folder', kind: 'symlink', reason: 'symlink' },
+    ]);
   });
 
   it('counts sizes from the file system and applies the unpacked limit', async () => {
@@ -265,11 +269,11 @@ describe('folders', () => {
     expect(report.problems[0]!.message).toContain('big.js 60,000,000 bytes');
   });
 
-  it("passes over the dev server's state folder at the root of a folder, but not in a zip or deeper down", async () => {
+  it("leaves the dev server's state folder out of a folder, as pack does, but not out of a zip", async () => {
     const state = { '.pipeline-tool/settings.json': '{}', '.pipeline-tool/.gitignore': '*\n' };
-    expect(ids(await validateBundle(writeFolder({ ...goodFiles(), ...state })))).toEqual([]);
-    const deeper = await validateBundle(writeFolder({ ...goodFiles(), 'lib/.pipeline-tool/settings.json': '{}' }));
-    expect(ids(deeper)).toContain('junk-file');
+    const folder = await validateBundle(writeFolder({ ...goodFiles(), ...state }));
+    expect(ids(folder)).toEqual([]);
+    expect(folder.excluded).toEqual([{ path: '.pipeline-tool/', kind: 'directory', reason: 'dot-file', detail: 'a hidden file or folder' }]);
     const zipped = await validateBundle(writeZip([...goodEntries(), { name: '.pipeline-tool/settings.json', data: Buffer.from('{}') }]));
     expect(ids(zipped)).toContain('junk-file');
   });

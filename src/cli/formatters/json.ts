@@ -21,6 +21,7 @@ export function formatJson(report: Report, options: FormatOptions): string {
       ...(p.column !== undefined ? { column: p.column } : {}),
       ...(p.data !== undefined ? { data: p.data } : {}),
     })),
+    ...(report.excluded ? { excluded: report.excluded } : {}),
   };
   return `${JSON.stringify(document, null, 2)}\n`;
 }

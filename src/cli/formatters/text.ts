@@ -1,5 +1,6 @@
 import { showName } from '../../core/format-bytes.js';
 import type { Problem, Report } from '../../core/problem.js';
+import { listLeftOut } from './left-out.js';
 import { palette } from './palette.js';
 import { summaryLine, visibleProblems, type FormatOptions } from './shared.js';
 
@@ -23,6 +24,11 @@ export function formatText(report: Report, options: FormatOptions): string {
       out.push(`  ${location}${severity}  ${showName(p.message)}  ${chalk.dim(p.ruleId)}`);
     });
     out.push('');
+  }
+  if (report.excluded && report.excluded.length > 0 && !options.quiet) {
+    // What pack would leave out: not problems, but an author should see what will not ship.
+    out.push(chalk.dim(`Left out of the bundle, as pack leaves them out (${report.excluded.length}):`));
+    out.push(...listLeftOut(report.excluded, chalk.dim), '');
   }
   const summary = summaryLine(report, options);
   out.push(

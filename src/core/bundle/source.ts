@@ -1,4 +1,5 @@
 import type { Finding } from '../problem.js';
+import type { ExcludedEntry } from './left-out.js';
 
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'other';
 
@@ -41,6 +42,11 @@ export interface BundleSource {
    * does not match, an entry that inflates to another size than it declares). Reading appends here.
    */
   readonly findings: Finding[];
+  /**
+   * For a folder opened as what pack would ship: the files and folders it leaves out, and why.
+   * Absent for a zip (it holds what it holds).
+   */
+  readonly excluded?: readonly ExcludedEntry[];
   /**
    * Streams an entry's content to `sink`, never more than `limit` bytes plus one chunk's worth of
    * lookahead that is not passed on. Integrity problems found on the way are added to `findings`.

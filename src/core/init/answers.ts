@@ -154,6 +154,7 @@ export function checkAnswers(answers: Partial<Record<AnswerField, string>>): Ans
     manifest,
     content: { sizes: new Map(), spent: 0, exhausted: false, unread: [] },
     collected: [],
+    excluded: [],
   };
   for (const hit of manifestEmptyField.check(context)) problems.push({ field: hit.data.field as AnswerField, code: 'empty', data: {} });
   for (const hit of manifestToolType.check(context)) problems.push({ field: 'type', code: 'unknown-type', data: { ...hit.data } });

@@ -1,10 +1,7 @@
 import { rmSync } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { readEntryBytes, type BundleEntry } from '../bundle/source.js';
 import { UsageError } from '../errors.js';
-import { MANIFEST_MAX_BYTES, manifestString, parseManifest } from '../manifest/read-manifest.js';
-import { MANIFEST_PATH } from '../paths.js';
 import type { Report } from '../problem.js';
 import { MAX_FILES } from '../rules/file-count.js';
 import { MAX_UNPACKED_BYTES } from '../rules/unpacked-size.js';
@@ -12,15 +9,12 @@ import type { RuleOverride } from '../config/settings.js';
 import { checkOverrides, checkRuleSettings, validateBundle, type RuleSetting } from '../validate.js';
 import { quoteArgument, requireManifestHere } from './manifest-elsewhere.js';
 import { commitTempFile, createTempFile, defaultZipName, DestinationExistsError, pathExists, resolveDestination } from './destination.js';
-import { excludeOutput, selectFiles, selectionSource, type ExcludedEntry, type Selection } from './select-files.js';
-import { writeZip, type ZipInput } from './write-zip.js';
+import type { ExcludedEntry } from './select-files.js';
+import { COMPRESSION_LEVEL, explainFileSystemError, measureShipment, planShipment, readShippedWhole, shipmentSource } from './shipment.js';
+import { writeZip } from './write-zip.js';
 
-/**
- * Deflate level 6, zlib's default and what zip uses. Level 9 saved under 1% on the benchmark folder,
- * but its cost depends on the content: on repetitive text it is 30 to 40 times slower than level 6
- * (docs/pack.md). Fixed, because the level changes the bytes of the zip.
- */
-export const COMPRESSION_LEVEL = 6;
+
+export { COMPRESSION_LEVEL };
 
 /** 1980-01-01 00:00:00 UTC, the zip format's epoch: the time on every entry by default. */
 export const DEFAULT_TIMESTAMP = new Date(Date.UTC(1980, 0, 1));
@@ -78,7 +72,7 @@ export interface PackResult {
   sha256?: string;
   /** Number of files in the bundle (folders do not count). */
   files: number;
-  /** Size of the zip in bytes; absent when none was made. */
+  /** Size of the zip in bytes: as written, or in a dry run as measured; absent when neither (past the unpacked limit). */
   zipSize?: number;
   /** Sum of the files' sizes: what the zip unpacks to. */
   unpackedSize: number;
@@ -111,33 +105,44 @@ export async function packFolder(folder: string, options: PackOptions = {}): Pro
   await requireManifestHere(root, folder);
 
   onProgress?.({ step: 'select' });
-  let selection = await selectFiles(root).catch(explainFileSystemError);
-  const names = await readNames(selection);
-  const destination = await resolveDestination(options.out, defaultZipName(names.shortName, names.version, path.basename(root)), cwd);
-  const inside = path.relative(root, destination);
-  if (inside && !inside.startsWith('..') && !path.isAbsolute(inside)) selection = excludeOutput(selection, inside.split(path.sep).join('/'));
+  const shipment = await planShipment(root, {
+    output: (names) => resolveDestination(options.out, defaultZipName(names.shortName, names.version, path.basename(root)), cwd),
+  }).catch(explainFileSystemError);
+  const { selection } = shipment;
+  const destination = shipment.output;
   const existed = await pathExists(destination);
   const base = {
     dryRun: options.dryRun ?? false,
     folder: root,
     outputPath: destination,
     existed,
-    files: selection.included.length,
-    unpackedSize: selection.included.reduce((sum, entry) => sum + entry.declaredSize, 0),
+    files: shipment.files.length,
+    unpackedSize: shipment.files.reduce((sum, file) => sum + file.size, 0),
     excluded: selection.excluded,
   };
 
-  // The rules run on the zip, the bytes that ship. They run on the selected files first only where
-  // the zip could not show a problem (a name that is not UTF-8 would arrive already mangled), where
-  // compressing would be wasted (past the limits, possibly gigabytes), and for a dry run.
-  const files = selectionSource(selection);
+  // The rules run on the zip, the bytes that ship. They run on the shipment first (exactly what
+  // validate checks on a folder) where the zip could not show a problem (a name that is not UTF-8
+  // would arrive already mangled), where compressing would be wasted (past the limits, possibly
+  // gigabytes), and for a dry run, which measures the zip instead of writing it.
+  const files = shipmentSource(shipment);
   if (options.dryRun || files.findings.length > 0 || base.files > MAX_FILES || base.unpackedSize > MAX_UNPACKED_BYTES) {
     signal?.throwIfAborted();
     onProgress?.({ step: 'check-files', files: base.files });
-    const filesReport = asFolderReport(await validateBundle(files, { rules, overrides }), folder);
+    const stored = await measureShipment(shipment, signal);
+    const measured = shipmentSource(shipment, stored);
+    const filesReport = asFolderReport(await validateBundle(measured, { rules, overrides }), folder);
     if (!filesReport.ok || options.dryRun) {
-      const listed = selection.included.map((entry) => ({ path: entry.path, size: entry.declaredSize }));
-      return { ...base, ok: filesReport.ok, written: false, included: listed, report: filesReport, stage: 'files' };
+      const listed = shipment.files.map((file) => ({ path: file.name, size: file.size }));
+      return {
+        ...base,
+        ...(measured.archiveSize !== undefined ? { zipSize: measured.archiveSize } : {}),
+        ok: filesReport.ok,
+        written: false,
+        included: listed,
+        report: filesReport,
+        stage: 'files',
+      };
     }
   }
   if (existed && !options.force) throw new DestinationExistsError(destination);
@@ -155,7 +160,7 @@ export async function packFolder(folder: string, options: PackOptions = {}): Pro
   signal?.addEventListener('abort', removeNow, { once: true });
   let committed = false;
   try {
-    const inputs = zipInputs(selection);
+    const inputs = shipment.files.map((file) => ({ name: file.name, read: () => readShippedWhole(shipment, file) }));
     onProgress?.({ step: 'compress', done: 0, total: inputs.length });
     let zip;
     try {
@@ -172,7 +177,7 @@ export async function packFolder(folder: string, options: PackOptions = {}): Pro
 
     signal?.throwIfAborted();
     onProgress?.({ step: 'check-zip' });
-    const zipReport = asFolderReport(await validateBundle(temp, { rules, overrides }), folder);
+    const zipReport = asFolderReport(await validateBundle(temp, { rules, overrides, excluded: selection.excluded }), folder);
     const included = zip.entries.map((entry) => ({ path: entry.name, size: entry.size, compressedSize: entry.compressedSize, method: entry.method }));
     const result = { ...base, included, zipSize: zip.size, report: zipReport, stage: 'zip' as const };
     if (!zipReport.ok) return { ...result, ok: false, written: false };
@@ -200,44 +205,10 @@ async function requireFolder(root: string, given: string): Promise<void> {
   }
 }
 
-/** The short name and version for the file name, read the way validate reads the manifest. */
-async function readNames(selection: Selection): Promise<{ shortName?: string; version?: string }> {
-  const entry = selection.included.find((e) => e.path === MANIFEST_PATH);
-  if (!entry) return {};
-  const state = parseManifest(await readEntryBytes(selection.source, entry, MANIFEST_MAX_BYTES + 1).catch(explainFileSystemError));
-  return { shortName: manifestString(state, 'shortName')?.trim(), version: manifestString(state, 'version')?.trim() };
-}
-
-/**
- * The zip's entries: names in Unicode NFC (macOS may hand out decomposed names; the same folder
- * must give the same zip everywhere, and web servers compare names as written), sorted bytewise.
- */
-function zipInputs(selection: Selection): ZipInput[] {
-  const inputs = selection.included.map((entry) => ({
-    name: entry.path.normalize('NFC'),
-    read: () => readWhole(selection, entry),
-  }));
-  const key = new Map(inputs.map((input) => [input, Buffer.from(input.name, 'utf8')]));
-  return inputs.sort((a, b) => Buffer.compare(key.get(a)!, key.get(b)!));
-}
-
-/** A file's content, insisting it still has the size it had when the folder was walked. */
-async function readWhole(selection: Selection, entry: BundleEntry): Promise<Buffer> {
-  const content = await readEntryBytes(selection.source, entry, entry.declaredSize + 1).catch(explainFileSystemError);
-  if (content.length !== entry.declaredSize) {
-    throw new UsageError(`${entry.path} changed while it was being packed. Wait for the build to finish, then pack again.`);
-  }
-  return content;
-}
-
 /** Problems are about the folder's files, whichever stage found them, so point reports there. */
 function asFolderReport(report: Report, folder: string): Report {
   return { ...report, bundle: folder, kind: 'folder' };
 }
 
-function explainFileSystemError(error: NodeJS.ErrnoException): never {
-  if (error.code && error.path !== undefined) throw new UsageError(`cannot read ${String(error.path)}: ${error.message}`);
-  throw error;
-}
 
 export { ManifestElsewhereError } from './manifest-elsewhere.js';

@@ -5,30 +5,11 @@ import ignore from 'ignore';
 import { CONFIG_FILE } from '../config/file-name.js';
 import { UsageError } from '../errors.js';
 import { openFolderSource } from '../bundle/folder-source.js';
-import type { BundleEntry, BundleSource, EntryKind } from '../bundle/source.js';
-import { ALLOWED_EXTENSIONS, baseName, extensionOf, junkReason } from '../paths.js';
+import type { ExcludedEntry, ExclusionReason } from '../bundle/left-out.js';
+import { readEntryBytes, type BundleEntry, type BundleSource, type EntryKind } from '../bundle/source.js';
+import { ALLOWED_EXTENSIONS, baseName, extensionOf, junkReason, MANIFEST_PATH } from '../paths.js';
 
-/** Why a file or folder stays out of the bundle. Codes are public API: never rename one. */
-export type ExclusionReason =
-  | 'dot-file'
-  | 'junk'
-  | 'node_modules'
-  | 'symlink'
-  | 'not-regular'
-  | 'output-zip'
-  | 'project-file'
-  | 'source-map'
-  | 'ignored'
-  | 'file-type';
-
-export interface ExcludedEntry {
-  /** Slash-separated path inside the folder; a folder left out ends with "/" and is listed once. */
-  path: string;
-  kind: EntryKind;
-  reason: ExclusionReason;
-  /** What exactly matched: the extension, the .pipelineignore pattern, or what the junk is. */
-  detail?: string;
-}
+export type { ExcludedEntry, ExclusionReason } from '../bundle/left-out.js';
 
 export interface Selection {
   /** The folder opened without following links; read included files through it. */
@@ -66,12 +47,19 @@ const IGNORE_FILE_LIMIT = 1_000_000;
 
 type Matcher = ReturnType<typeof ignore>;
 
+export interface SelectOptions {
+  /** Entries to pass over entirely, neither listed nor walked (the dev server's state folder). */
+  omit?: (entryPath: string) => boolean;
+  /** Paths inside the folder known to be fixture files (the dev server's --fixtures), besides those recognised. */
+  fixtures?: readonly string[];
+}
+
 /**
  * Walks a folder and decides, entry by entry, what goes into the bundle and why the rest stays
  * out. Folders that are left out (node_modules, dot-folders, ignored ones) are never walked into:
  * gitignore cannot re-include a file whose folder is excluded, so nothing inside could come back.
  */
-export async function selectFiles(root: string): Promise<Selection> {
+export async function selectFiles(root: string, options: SelectOptions = {}): Promise<Selection> {
   const matcher = ignore({ ignorecase: false }).add((await readIgnoreFile(root)) ?? '');
   const excludedFolders = new Map<string, ExcludedEntry>();
   const source = await openFolderSource(root, {
@@ -80,7 +68,9 @@ export async function selectFiles(root: string): Promise<Selection> {
       if (exclusion) excludedFolders.set(directoryPath, exclusion);
       return exclusion === undefined;
     },
+    ...(options.omit ? { omit: options.omit } : {}),
   });
+  const knownFixtures = new Set(options.fixtures ?? []);
   const included: BundleEntry[] = [];
   const excluded: ExcludedEntry[] = [];
   for (const entry of source.entries) {
@@ -91,10 +81,41 @@ export async function selectFiles(root: string): Promise<Selection> {
     }
     const exclusion = classify(entry.path, entry.kind, matcher);
     if (exclusion) excluded.push(exclusion);
+    else if (knownFixtures.has(entry.path) || (await isFixtureFile(source, entry))) excluded.push({ path: entry.path, kind: entry.kind, reason: 'fixtures' });
     else included.push(entry);
   }
   return { source, included, excluded };
 }
+
+/** The name every fixtures file's `$schema` ends with (schemas/fixtures.schema.json). */
+const FIXTURES_SCHEMA = 'fixtures.schema.json';
+const FIXTURES_SCHEMA_BYTES = Buffer.from(FIXTURES_SCHEMA);
+
+/**
+ * A fixture file for `pipeline-tool dev` is data for the emulated host, never part of the tool. It
+ * is recognised by what the docs tell authors to write in it: a top-level `$schema` naming
+ * fixtures.schema.json (by any path or URL). Only a file whose first 64 KB mention that name (where
+ * editors and people put `$schema`: first) is parsed, so other JSON costs one small read; the test
+ * on the parsed value is exact, so a tool's own data that merely looks similar still ships.
+ */
+async function isFixtureFile(source: BundleSource, entry: BundleEntry): Promise<boolean> {
+  if (extensionOf(entry.path) !== '.json' || entry.path === MANIFEST_PATH || entry.declaredSize > FIXTURES_FILE_LIMIT) return false;
+  if (!(await readEntryBytes(source, entry, FIXTURES_PREFIX)).includes(FIXTURES_SCHEMA_BYTES)) return false;
+  try {
+    const bytes = await readEntryBytes(source, entry, FIXTURES_FILE_LIMIT);
+    const value: unknown = JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, ''));
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+    const schema = (value as Record<string, unknown>)['$schema'];
+    return typeof schema === 'string' && (schema === FIXTURES_SCHEMA || /[/\\]fixtures\.schema\.json$/.test(schema));
+  } catch {
+    return false;
+  }
+}
+
+/** How much of a .json file is searched for the fixtures schema's name. */
+const FIXTURES_PREFIX = 64_000;
+/** Larger JSON files are not looked into: no fixture file comes near this size. */
+const FIXTURES_FILE_LIMIT = 20_000_000;
 
 /**
  * The first reason that applies, most fundamental first: what a name says about any entry, then
@@ -149,23 +170,6 @@ async function readIgnoreFile(root: string): Promise<string | undefined> {
   } finally {
     await handle.close();
   }
-}
-
-/**
- * A view of the folder holding only the selected files, for the check that runs before anything
- * is compressed. Findings from the walk count only where they concern a selected file.
- */
-export function selectionSource(selection: Selection): BundleSource {
-  const { source, included } = selection;
-  const paths = new Set(included.map((entry) => entry.path));
-  return {
-    kind: source.kind,
-    location: source.location,
-    entries: included,
-    findings: source.findings.filter((finding) => finding.file === undefined || paths.has(finding.file)),
-    read: (entry, limit, sink) => source.read(entry, limit, sink),
-    close: () => source.close(),
-  };
 }
 
 /** Moves the zip being written (when it lies inside the folder) from the files to the left-out. */

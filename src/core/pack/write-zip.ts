@@ -159,18 +159,36 @@ export async function writeZip(inputs: readonly ZipInput[], handle: FileHandle, 
   return { entries, size: offset, sha256: hash.digest('hex') };
 }
 
-/** Reads, checksums and compresses one entry; keeps it stored when deflate would not shrink it. */
+/** Reads, checksums and compresses one entry. */
 async function prepare(input: ZipInput, level: number): Promise<Prepared> {
   const nameBytes = Buffer.from(input.name, 'utf8');
   const content = await input.read();
   const crc = crc32(content);
-  if (content.length === 0) return { nameBytes, data: content, size: 0, crc, method: METHOD_STORED };
+  const { data, method } = await compressContent(content, level);
+  return { nameBytes, data, size: content.length, crc, method: method === 'deflate' ? METHOD_DEFLATE : METHOD_STORED };
+}
+
+/**
+ * A file's bytes as the zip stores them: deflated, or kept as they are when deflate would not make
+ * them smaller (and when empty). Measuring a folder's zip uses this too, so the size it predicts
+ * is the size written.
+ */
+export async function compressContent(content: Buffer, level: number): Promise<{ data: Buffer; method: 'deflate' | 'store' }> {
+  if (content.length === 0) return { data: content, method: 'store' };
   // memLevel 9 is zlib's largest hash table: slightly smaller output, no slower. Fixed, like the
   // level, because both change the bytes.
   const deflated = await deflateRaw(content, { level, memLevel: 9 });
-  return deflated.length < content.length
-    ? { nameBytes, data: deflated, size: content.length, crc, method: METHOD_DEFLATE }
-    : { nameBytes, data: content, size: content.length, crc, method: METHOD_STORED };
+  return deflated.length < content.length ? { data: deflated, method: 'deflate' } : { data: content, method: 'store' };
+}
+
+/**
+ * The size of the zip `writeZip` makes from entries with these stored sizes: a local header and a
+ * central record per entry, each followed by the name, then the end record. Nothing else goes in.
+ */
+export function zipSizeOf(entries: readonly { name: string; storedSize: number }[]): number {
+  let size = END_SIZE;
+  for (const entry of entries) size += LOCAL_SIZE + CENTRAL_SIZE + 2 * Buffer.byteLength(entry.name, 'utf8') + entry.storedSize;
+  return size;
 }
 
 function isAscii(bytes: Buffer): boolean {

@@ -1,6 +1,7 @@
 import { ALLOWED_EXTENSIONS, extensionOf, junkReason } from '../paths.js';
 import { defineRule } from './rule.js';
 
+/** How to make a refused type acceptable, by extension. */
 const HINTS: Record<string, string> = {
   '.jpeg': 'rename it to .jpg',
   '.map': 'source maps are not accepted; build without them',
@@ -15,6 +16,11 @@ const HINTS: Record<string, string> = {
   '.md': 'remove it; documentation does not ship in the bundle',
 };
 
+/** The fix for a file of a refused type ("rename it to .jpg"). */
+export function fileTypeHint(extension: string): string {
+  return HINTS[extension] ?? 'remove it from the bundle';
+}
+
 export default defineRule<{ extension: string }>({
   id: 'file-type',
   severity: 'error',
@@ -24,7 +30,7 @@ export default defineRule<{ extension: string }>({
   fix: 'Convert the file to an accepted type (fonts to .woff2, images to .png, .jpg or .svg) or leave it out.',
   message: ({ extension }) => {
     const what = extension ? `Files of type ${extension} are` : 'Files without an extension are';
-    const hint = HINTS[extension] ?? 'remove it from the bundle';
+    const hint = fileTypeHint(extension);
     return `${what} not accepted by the marketplace (allowed: ${ALLOWED_EXTENSIONS.join(' ')}); ${hint}.`;
   },
   check: ({ files }) =>

@@ -6,6 +6,7 @@ import { defineRule } from './rule.js';
 export default defineRule<{ size: number; limit: number }>({
   id: 'manifest-too-large',
   severity: 'error',
+  locked: true,
   description: 'manifest.json is larger than 64,000 bytes.',
   why: 'The marketplace refuses a manifest over 64,000 bytes.',
   fix: 'Keep only the documented fields; a manifest is a few hundred bytes.',

@@ -1,3 +1,4 @@
+import type { ExcludedEntry } from '../bundle/left-out.js';
 import type { BundleEntry, BundleSource } from '../bundle/source.js';
 import type { ManifestState } from '../manifest/read-manifest.js';
 import type { Finding, Severity } from '../problem.js';
@@ -23,6 +24,8 @@ export interface RuleContext {
   readonly content: ContentSummary;
   /** Findings made while reading: by the archive reader and the content scanners. */
   readonly collected: readonly Finding[];
+  /** What the folder leaves out of the bundle (empty for a zip on its own), to name why a file is missing. */
+  readonly excluded: readonly ExcludedEntry[];
 }
 
 export interface RuleHit<D> {

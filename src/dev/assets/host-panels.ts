@@ -146,17 +146,32 @@ export function drawPanels(current: unknown, show: (value: unknown) => string): 
     byId('finding-count').textContent = String(report.problems.length);
     if (report.problems.length === 0) {
       holder.append(make('p', 'No problems: this folder passes pipeline-tool validate.', 'ok'));
-      return;
+    } else {
+      const list = make('ul');
+      for (const problem of report.problems) {
+        const item = make('li', null, problem.severity);
+        item.dataset['rule'] = problem.ruleId;
+        const where = problem.file ? `${problem.file}${problem.line ? `:${problem.line}` : ''} ` : '';
+        item.append(make('strong', `${problem.severity} `), make('code', problem.ruleId), make('span', ` ${where}${problem.message}`));
+        list.append(item);
+      }
+      holder.append(list);
     }
-    const list = make('ul');
-    for (const problem of report.problems) {
-      const item = make('li', null, problem.severity);
-      item.dataset['rule'] = problem.ruleId;
-      const where = problem.file ? `${problem.file}${problem.line ? `:${problem.line}` : ''} ` : '';
-      item.append(make('strong', `${problem.severity} `), make('code', problem.ruleId), make('span', ` ${where}${problem.message}`));
-      list.append(item);
+    // What pack leaves out: listed as validate lists it, so nothing is dropped unseen.
+    const excluded = (report.excluded ?? []) as Json[];
+    if (excluded.length > 0) {
+      const details = make('details', null, 'left-out');
+      details.append(make('summary', `Left out of the bundle, as pack leaves them out (${excluded.length})`));
+      const list = make('ul');
+      for (const entry of excluded) {
+        const item = make('li');
+        item.dataset['reason'] = entry.reason;
+        item.append(make('code', entry.path), make('span', ` ${entry.reason}${entry.detail === undefined ? '' : ` (${entry.detail})`}`));
+        list.append(item);
+      }
+      details.append(list);
+      holder.append(details);
     }
-    holder.append(list);
   };
 
   const renderSettings = () => {

@@ -23,7 +23,7 @@ export function registerPack(program: Command, context: CommandContext): void {
     .option('--force', 'replace an existing file at the destination')
     .option('--dry-run', 'list every file that would go in and every one left out, with the reason; write nothing')
     .addOption(new Option('-f, --format <format>', 'output format').choices(formatNames).default('text'))
-    .option('-q, --quiet', 'no progress, and report errors only')
+    .option('-q, --quiet', 'no progress, report errors only, print nothing when the zip is written')
     .addOption(ruleOption())
     .addOption(configOption())
     .addHelpText(

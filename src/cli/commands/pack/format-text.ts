@@ -4,6 +4,7 @@ import { formatBytes, showName } from '../../../core/format-bytes.js';
 import type { PackResult } from '../../../core/pack/pack-folder.js';
 import type { ExcludedEntry, ExclusionReason } from '../../../core/pack/select-files.js';
 import { ALLOWED_EXTENSIONS } from '../../../core/paths.js';
+import { listLeftOut } from '../../formatters/left-out.js';
 import { measures, type Measure, type PackOutputOptions } from './limits.js';
 
 /** The human summary: where the zip went, its checksum, the limits table, and what was left out. */
@@ -18,7 +19,7 @@ export function formatPackText(result: PackResult, options: PackOutputOptions): 
     const width = Math.max(0, ...result.included.map((file) => showName(file.path).length));
     for (const file of result.included) out.push(`  ${showName(file.path).padEnd(width)}  ${chalk.dim(formatBytes(file.size))}`);
     out.push('', chalk.bold(`Stays out (${result.excluded.length}):`));
-    out.push(...listExcluded(result.excluded, chalk));
+    out.push(...listLeftOut(result.excluded, chalk.dim));
     out.push('', ...limitsTable(result, chalk));
     if (!result.ok) out.push('', chalk.red.bold('✖ These files fail the checks above: pack would write nothing.'));
     return `${out.join('\n')}\n`;
@@ -33,7 +34,7 @@ export function formatPackText(result: PackResult, options: PackOutputOptions): 
   const byType = result.excluded.filter((entry) => entry.reason === 'file-type');
   if (byType.length > 0) {
     out.push('', chalk.yellow(`Left out for their type (allowed: ${ALLOWED_EXTENSIONS.join(' ')}):`));
-    out.push(...listExcluded(byType, chalk));
+    out.push(...listLeftOut(byType, chalk.dim));
   }
   const others = result.excluded.filter((entry) => entry.reason !== 'file-type');
   if (others.length > 0) out.push('', chalk.dim(`Also left out, by reason: ${countByReason(others)} (list them with --dry-run).`));
@@ -59,26 +60,6 @@ function limitsTable(result: PackResult, chalk: ChalkInstance): string[] {
       return line(row, share === null ? chalk.dim : share > 1 ? chalk.red : share > 0.9 ? chalk.yellow : undefined);
     }),
   ];
-}
-
-const REASONS: Record<ExclusionReason, (detail?: string) => string> = {
-  'dot-file': (detail) => detail ?? 'hidden file or folder',
-  junk: (detail) => detail ?? 'system debris',
-  node_modules: () => 'dependencies, never part of a bundle',
-  symlink: () => 'symbolic link, never followed',
-  'not-regular': () => 'not a regular file',
-  'output-zip': () => 'the zip being written',
-  'project-file': () => 'project file, not part of the tool',
-  'source-map': () => 'source map, not accepted by the marketplace',
-  ignored: (detail) => (detail ? `matches "${detail}" in .pipelineignore` : 'excluded by .pipelineignore'),
-  'file-type': (detail) => (detail ? `${detail} files are not accepted` : 'files without an extension are not accepted'),
-};
-
-function listExcluded(entries: readonly ExcludedEntry[], chalk: ChalkInstance): string[] {
-  if (entries.length === 0) return ['  (nothing)'];
-  const width = Math.max(...entries.map((entry) => showName(entry.path).length));
-  const codeWidth = Math.max(...entries.map((entry) => entry.reason.length));
-  return entries.map((entry) => `  ${showName(entry.path).padEnd(width)}  ${entry.reason.padEnd(codeWidth)}  ${chalk.dim(REASONS[entry.reason](entry.detail))}`);
 }
 
 function countByReason(entries: readonly ExcludedEntry[]): string {

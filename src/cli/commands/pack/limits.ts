@@ -12,7 +12,7 @@ export interface PackOutputOptions extends FormatOptions {
 export interface Measure {
   used: number | null;
   limit: number;
-  /** used / limit; null when not measured (a dry run does not compress). */
+  /** used / limit; null when not measured (past the unpacked limit, the zip is not measured). */
   share: number | null;
 }
 

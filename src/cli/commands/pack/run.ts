@@ -55,8 +55,11 @@ export async function runPack(given: string | undefined, flags: PackFlags, io: C
     } else {
       const { formatPackText } = await import('./format-text.js');
       const visible = result.report.problems.filter((problem) => !flags.quiet || problem.severity === 'error');
-      if (visible.length > 0) io.stdout(`${formatter(result.report, options)}\n`);
-      io.stdout(formatPackText(result, options));
+      // pack's own summary lists what was left out; the problem list need not repeat it.
+      const { excluded: _listedBelow, ...problems } = result.report;
+      if (visible.length > 0) io.stdout(`${formatter(problems, options)}\n`);
+      // Quiet means silent when all went well: the exit code says so.
+      if (!(flags.quiet && result.ok && !result.dryRun)) io.stdout(formatPackText(result, options));
     }
     return result.ok ? EXIT.ok : EXIT.problems;
   } catch (error) {
