@@ -175,7 +175,7 @@ describe('validateBundle with overrides', () => {
   it('applies to the findings dev shows beside the tool', async () => {
     const { collectFindings } = await import('../../src/dev/findings.js');
     const root = writeFolder(vendored);
-    const shown = await collectFindings(root, null, { overrides: [{ files: ['vendor/**'], rules: { 'unsafe-html': 'off' } }] });
+    const shown = await collectFindings(root, null, null, { overrides: [{ files: ['vendor/**'], rules: { 'unsafe-html': 'off' } }] });
     expect(shown.ok && findings(shown.report)).toEqual(['unsafe-html:app.js:warning']);
   });
 
