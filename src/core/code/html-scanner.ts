@@ -3,8 +3,8 @@ import { extensionOf } from '../paths.js';
 import { isAsciiSpace, isContinuation, LF, lowerByte } from './chars.js';
 import { CssReader } from './css-scanner.js';
 import { FileReport, mayBeDirective } from './file-report.js';
-import { JsChecks, JsFileState } from './js-checks.js';
-import { effectiveToolType } from './js-scanner.js';
+import type { JsFileState } from './js-file.js';
+import { beginScript, jsFileState } from './js-scanner.js';
 import { JsonChecker } from './json-scanner.js';
 import { bundleIndex, checkReference, type BundleIndex, type ReferenceKind } from './references.js';
 import { JSON_SYNTAX } from './rule-ids.js';
@@ -132,8 +132,7 @@ export class HtmlReader {
     private readonly file: string,
     context: ScanContext,
   ) {
-    const { toolType, declared } = effectiveToolType(context.manifest);
-    this.scripts = new JsFileState(report, toolType, declared);
+    this.scripts = jsFileState({ path: file, kind: 'file', declaredSize: 0, readable: true }, context, report);
   }
 
   write(bytes: Buffer): void {
@@ -346,8 +345,8 @@ export class HtmlReader {
     if (tag !== 'script' || hasSource) return; // the browser ignores the text of a script with src
     const kind = (type ?? '').trim().toLowerCase();
     if (JS_TYPES.has(kind)) {
-      const checks = new JsChecks(this.scripts, origin);
-      this.raw = { write: (b) => checks.lexer.write(b), end: () => checks.lexer.end() };
+      const walker = beginScript(this.scripts, origin);
+      this.raw = { write: (b) => walker.lexer.write(b), end: () => walker.lexer.end() };
     } else if (JSON_TYPES.has(kind)) {
       const checker = new JsonChecker(origin);
       this.raw = {
@@ -417,9 +416,9 @@ export class HtmlReader {
   }
 
   private scanScript(code: string, line: number, column: number): void {
-    const checks = new JsChecks(this.scripts, { line, column });
-    checks.lexer.write(Buffer.from(code));
-    checks.lexer.end();
+    const walker = beginScript(this.scripts, { line, column });
+    walker.lexer.write(Buffer.from(code));
+    walker.lexer.end();
   }
 
   private scanStyle(css: string, line: number, column: number): void {

@@ -33,7 +33,7 @@ const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
 const PLACEHOLDER = /\{\{|\$\{|<%/;
 
 export interface ReferenceSite {
-  report: FileReport;
+  report: Pick<FileReport, 'add'>;
   index: BundleIndex;
   /** Path of the file the reference is written in; relative references resolve from its folder. */
   from: string;

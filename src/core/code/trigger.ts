@@ -11,19 +11,27 @@ import { JS_NAME_PART } from './chars.js';
  * tokenization; it never hides a finding. `write` alone is common as part of `writer`, so it
  * counts only as a whole name (`write` or `writeln`).
  */
-export const TRIGGER_WORDS = ['pipeline', 'alert', 'confirm', 'prompt', 'Storage', 'indexedDB', 'cookie', 'HTML', 'write', 'lineType', 'productId', 'discountPercent'];
+export const TRIGGER_WORDS = [
+  'pipeline', 'alert', 'confirm', 'prompt', 'Storage', 'indexedDB', 'cookie', 'HTML', 'write', 'srcdoc', 'createContextualFragment',
+  'lineType', 'productId', 'discountPercent', 'import', 'export',
+];
+/** Triggers that count only as a whole name (`import`, not `important`). */
+const WHOLE_WORDS = new Set(['write', 'import', 'export']);
+/** jQuery's `.html(…)` matters only in a bundle that ships jQuery. */
+export const JQUERY_TRIGGER = '.html(';
 
 const PLAIN = 1;
 const WHOLE_NAME = 2;
+const WRITE = 3;
 
-function build() {
+function build(words: readonly string[]) {
   // Only bytes that occur in a word can move the automaton off its root: for every other byte each
   // state goes back to the root, row offset 0, which is what a fresh table holds. Filling only the
   // columns of those few bytes keeps this out of the start-up time of every run.
-  const alphabet = [...new Set(Buffer.from(TRIGGER_WORDS.join(''), 'latin1'))];
+  const alphabet = [...new Set(Buffer.from(words.join(''), 'latin1'))];
   const children: Array<Record<number, number>> = [{}];
   const output = [0];
-  for (const word of TRIGGER_WORDS) {
+  for (const word of words) {
     let state = 0;
     for (const byte of Buffer.from(word, 'latin1')) {
       let target = children[state]![byte];
@@ -35,7 +43,7 @@ function build() {
       }
       state = target;
     }
-    output[state] = word === 'write' ? WHOLE_NAME : PLAIN;
+    output[state] = word === 'write' ? WRITE : WHOLE_WORDS.has(word) ? WHOLE_NAME : PLAIN;
   }
   // Breadth first, so that a state's fallback (the longest suffix that is also a prefix) is
   // complete before the states below it need it.
@@ -76,25 +84,47 @@ function build() {
   return { states, kinds, firstAccepting: order.findIndex((s) => output[s]! > 0) * 256 };
 }
 
-const { states: STATES, kinds: KINDS, firstAccepting: FIRST_ACCEPTING } = build();
+type Automaton = ReturnType<typeof build>;
+let plain: Automaton | undefined;
+let withJquery: Automaton | undefined;
 
 export class TriggerSearch {
   private state = 0;
+  private readonly states: Uint16Array;
+  private readonly kinds: Uint8Array;
+  private readonly firstAccepting: number;
+
+  /** `jquery`: the bundle ships jQuery, so `.html(` is a trigger too. */
+  constructor(jquery = false) {
+    const automaton = jquery ? (withJquery ??= build([...TRIGGER_WORDS, JQUERY_TRIGGER])) : (plain ??= build(TRIGGER_WORDS));
+    this.states = automaton.states;
+    this.kinds = automaton.kinds;
+    this.firstAccepting = automaton.firstAccepting;
+  }
 
   /** True once a trigger has been seen in the bytes given so far. */
   found(bytes: Uint8Array): boolean {
+    const states = this.states;
+    const first = this.firstAccepting;
     let s = this.state;
     const n = bytes.length;
     for (let i = 0; i < n; i++) {
-      s = STATES[s | bytes[i]!]!;
-      if (s >= FIRST_ACCEPTING && (KINDS[s >> 8] === PLAIN || this.wholeName(bytes, i))) return true;
+      s = states[s | bytes[i]!]!;
+      if (s >= first && this.accepts(this.kinds[s >> 8]!, bytes, i)) return true;
     }
     this.state = s;
     return false;
   }
 
+  private accepts(kind: number, bytes: Uint8Array, end: number): boolean {
+    if (kind === PLAIN) return true;
+    const a = end + 1 < bytes.length ? bytes[end + 1]! : -1;
+    if (kind === WHOLE_NAME) return a < 0 || !JS_NAME_PART[a];
+    return this.wholeWrite(bytes, end);
+  }
+
   /** After `write` at `end`: is it the whole name `write` or `writeln`? Unsure at a chunk's end. */
-  private wholeName(bytes: Uint8Array, end: number): boolean {
+  private wholeWrite(bytes: Uint8Array, end: number): boolean {
     const after = (k: number) => (end + k < bytes.length ? bytes[end + k]! : -1);
     const a = after(1);
     if (a < 0 || !JS_NAME_PART[a]) return true;

@@ -1,4 +1,5 @@
 import type { BundleEntry, BundleSource } from '../bundle/source.js';
+import type { JsDetector } from '../code/js-rule.js';
 import type { ManifestState } from '../manifest/read-manifest.js';
 import type { Finding, Severity } from '../problem.js';
 
@@ -46,6 +47,8 @@ export interface Rule<D extends object = Record<string, unknown>> {
   /** The wording of one finding, made from its data. */
   message(data: D, file?: string): string;
   check(context: RuleContext): RuleHit<D>[];
+  /** For a rule found in JavaScript: how it reads the token stream (src/core/code/js-rule.ts). */
+  readonly js?: JsDetector;
 }
 
 export function defineRule<D extends object>(rule: Rule<D>): Rule<D> {
