@@ -55,6 +55,7 @@ async function inspect(source: BundleSource, budget: number): Promise<{ context:
   const unread: string[] = [];
   const scanned: Finding[] = [];
   const directives: DisableDirective[] = [];
+  const later: Array<() => Promise<Finding[]>> = [];
   let spent = 0;
   let exhausted = false;
 
@@ -85,6 +86,7 @@ async function inspect(source: BundleSource, budget: number): Promise<{ context:
         const output = session.end(!result.stoppedAtLimit);
         scanned.push(...output.findings);
         directives.push(...output.directives);
+        if (output.later) later.push(output.later);
       }
     }
     if (isManifest && keep) manifest = unreadable(source, entry) ? { status: 'unreadable' } : parseManifest(keep.bytes(), bytes);
@@ -93,6 +95,7 @@ async function inspect(source: BundleSource, budget: number): Promise<{ context:
     // A folder's sizes are all known from the file system; only a zip's can be left unknown.
     if (spent > budget && source.kind === 'zip') exhausted = true;
   }
+  for (const settle of later) scanned.push(...(await settle()));
   const content: ContentSummary = { sizes, spent, exhausted, unread };
   const collected: Finding[] = [...source.findings, ...scanned, ...unknownDirectiveIds(directives)];
   return { context: { source, files, manifest, content, collected }, directives };

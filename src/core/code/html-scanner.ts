@@ -5,8 +5,11 @@ import { CssReader } from './css-scanner.js';
 import { FileReport, mayBeDirective } from './file-report.js';
 import type { JsFileState } from './js-file.js';
 import { beginScript, jsFileState } from './js-scanner.js';
+import { noteScriptMode } from './script-modes.js';
+import { checkScript } from './script-syntax.js';
+import type { Finding } from '../problem.js';
 import { JsonChecker } from './json-scanner.js';
-import { bundleIndex, checkReference, type BundleIndex, type ReferenceKind } from './references.js';
+import { bundleIndex, checkReference, resolveReference, type BundleIndex, type ReferenceKind } from './references.js';
 import { JSON_SYNTAX } from './rule-ids.js';
 import type { ContentScanner, ScanContext, ScanOutput, ScanSession } from './scanner.js';
 
@@ -125,6 +128,8 @@ export class HtmlReader {
   private raw: RawConsumer | undefined;
 
   private readonly scripts: JsFileState;
+  /** Syntax checks of the page's scripts, settled once the bundle is read. */
+  readonly later: Array<() => Promise<Finding[]>> = [];
 
   constructor(
     private readonly report: FileReport,
@@ -323,12 +328,21 @@ export class HtmlReader {
         if (code !== undefined) this.scanScript(code, a.line, a.column + 'javascript:'.length);
       }
     }
+    if (tag === 'script' && attribute('src')) this.noteScript(attribute('src')!.value, attribute('type')?.value);
+    if (tag === 'link' && rel.toLowerCase().split(/\s+/).includes('modulepreload') && attribute('href')) this.noteScript(attribute('href')!.value, 'module');
     if (RAW_TEXT.has(tag)) this.startRaw(tag, attribute('type')?.value, attribute('src') !== undefined);
     this.attributes = [];
   }
 
   private reference(url: string, kind: ReferenceKind, at: Attribute): string | undefined {
     return checkReference(url, kind, { report: this.report, index: this.index, from: this.file, line: at.line, column: at.column });
+  }
+
+  /** Which way a page loads a script file decides how its syntax is read. */
+  private noteScript(src: string, type: string | undefined): void {
+    const kind = (type ?? '').trim().toLowerCase();
+    if (!JS_TYPES.has(kind)) return;
+    noteScriptMode(this.scripts.bundle, resolveReference(this.file, src), kind === 'module' ? 'module' : 'classic');
   }
 
   private startRaw(tag: string, type: string | undefined, hasSource: boolean): void {
@@ -346,7 +360,17 @@ export class HtmlReader {
     const kind = (type ?? '').trim().toLowerCase();
     if (JS_TYPES.has(kind)) {
       const walker = beginScript(this.scripts, origin);
-      this.raw = { write: (b) => walker.lexer.write(b), end: () => walker.lexer.end() };
+      const chunks: Buffer[] = [];
+      this.raw = {
+        write: (b) => {
+          chunks.push(Buffer.from(b));
+          walker.lexer.write(b);
+        },
+        end: () => {
+          walker.lexer.end();
+          this.later.push(checkScript(Buffer.concat(chunks), kind === 'module' ? 'module' : 'classic', this.file, origin));
+        },
+      };
     } else if (JSON_TYPES.has(kind)) {
       const checker = new JsonChecker(origin);
       this.raw = {
@@ -442,7 +466,9 @@ export const htmlScanner: ContentScanner = {
       write: (chunk) => reader.write(chunk),
       end: (): ScanOutput => {
         reader.end();
-        return report.finish();
+        const output = report.finish();
+        if (reader.later.length > 0) output.later = async () => (await Promise.all(reader.later.map((settle) => settle()))).flat();
+        return output;
       },
     };
   },

@@ -61,6 +61,11 @@ export class Declarations {
   private importBits = 0;
   private lastImportBit = 0;
 
+  /** A declaration or an import is being read: the walker must show it every token. */
+  get busy(): boolean {
+    return this.state !== D_OFF || this.importState !== I_OFF;
+  }
+
   constructor(
     private readonly walker: JsWalker,
     private readonly file: JsFileState,

@@ -112,6 +112,8 @@ export interface BundleFacts {
   readonly index: BundleIndex;
   /** A file of the bundle is jQuery (by its name). */
   readonly hasJquery: boolean;
+  /** How pages and modules load each script file, as far as read so far (module wins). */
+  readonly scriptModes: Map<string, 'classic' | 'module'>;
 }
 
 export interface JsRuleContext {

@@ -8,6 +8,7 @@ import type { BundleFacts } from './js-rule.js';
 import { JsWalker } from './js-walker.js';
 import { bundleIndex } from './references.js';
 import type { ContentScanner, ScanContext, ScanOutput, ScanSession } from './scanner.js';
+import { checkScript } from './script-syntax.js';
 import { TriggerSearch } from './trigger.js';
 
 /*
@@ -36,7 +37,7 @@ const facts = new WeakMap<readonly BundleEntry[], BundleFacts>();
 export function bundleFacts(files: readonly BundleEntry[]): BundleFacts {
   let found = facts.get(files);
   if (!found) {
-    found = { index: bundleIndex(files), hasJquery: files.some((f) => JQUERY_FILE.test(f.path)) };
+    found = { index: bundleIndex(files), hasJquery: files.some((f) => JQUERY_FILE.test(f.path)), scriptModes: new Map() };
     facts.set(files, found);
   }
   return found;
@@ -62,12 +63,17 @@ export const jsScanner: ContentScanner = {
 };
 
 class JsSession implements ScanSession {
+  /** The whole file, for the syntax check (held, not copied, until the end). */
+  private readonly chunks: Buffer[] = [];
   private readonly report: FileReport;
   private readonly state: JsFileState;
   private walker: JsWalker | undefined;
   private readonly gate: Gate;
 
-  constructor(entry: BundleEntry, context: ScanContext) {
+  constructor(
+    private readonly entry: BundleEntry,
+    context: ScanContext,
+  ) {
     this.report = new FileReport(entry.path);
     this.state = jsFileState(entry, context, this.report);
     const trigger = new TriggerSearch(this.state.bundle.hasJquery);
@@ -82,14 +88,19 @@ class JsSession implements ScanSession {
   }
 
   write(chunk: Buffer): void {
+    this.chunks.push(chunk);
     this.gate.write(chunk);
   }
 
-  end(): ScanOutput {
+  end(complete: boolean): ScanOutput {
     if (this.gate.close() && this.walker) {
       this.walker.lexer.end();
       this.state.flush();
     }
-    return this.report.finish();
+    const output = this.report.finish();
+    // A file cut short by the budget would show an error that is not in it.
+    if (complete) output.later = checkScript(Buffer.concat(this.chunks), { file: this.entry.path, facts: this.state.bundle }, this.entry.path);
+    this.chunks.length = 0;
+    return output;
   }
 }

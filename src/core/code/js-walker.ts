@@ -228,11 +228,11 @@ export class JsWalker implements JsTokenHandler {
     const chain = this.chain;
     if (this.bracket !== BR_OFF) this.bracketOff();
     const continues = afterDot && chain.length > 0 && chain.dot && !this.held;
-    if (!continues) this.endChain();
-    this.settle();
+    if (!continues && chain.length > 0) this.endChain();
+    if (this.closedParen !== undefined || this.arrowBindings >= 0) this.settle();
     if (this.watchers.length > 0) this.runWatchers();
     if (this.keyWord >= 0) this.keyWord = -1;
-    this.declarations.name(word, afterDot);
+    if (word >= 0 || this.declarations.busy) this.declarations.name(word, afterDot);
 
     const lexer = this.lexer;
     if (continues) {
@@ -309,13 +309,13 @@ export class JsWalker implements JsTokenHandler {
     } else if (kind === P_LBRACKET && lexer.afterValue()) this.openBracket(depth);
 
     if (this.declaring && (kind === P_LPAREN || kind === P_LBRACE)) this.declaring = false;
-    this.settle();
+    if (this.closedParen !== undefined || this.arrowBindings >= 0) this.settle();
     if (this.watchers.length > 0) this.runWatchers();
     if (this.keyWord >= 0) {
       if (kind === P_COLON) this.property();
       this.keyWord = -1;
     }
-    this.declarations.punct(kind, depth);
+    if (this.declarations.busy) this.declarations.punct(kind, depth);
     if (this.arrowScopes.length > 0) this.endArrowScopes(kind, depth);
 
     if (kind === P_DOT || kind === P_OPT_DOT) {
@@ -331,7 +331,7 @@ export class JsWalker implements JsTokenHandler {
       if (this.bracket !== BR_OFF) this.bracketOff();
       this.endChain();
     }
-    this.settle();
+    if (this.closedParen !== undefined || this.arrowBindings >= 0) this.settle();
     if (this.watchers.length > 0) this.runWatchers();
     const lexer = this.lexer;
     if (this.keyWord >= 0) this.keyWord = -1;
@@ -339,7 +339,7 @@ export class JsWalker implements JsTokenHandler {
       const word = lexer.stringWord();
       if (word >= 0 && PROPERTY_INTEREST[word]) this.keyCandidate(word, lexer.stringLine(), lexer.stringColumn());
     }
-    this.declarations.other();
+    if (this.declarations.busy) this.declarations.other();
   }
 
   number(bytes: Buffer, start: number, end: number): void {
@@ -408,11 +408,11 @@ export class JsWalker implements JsTokenHandler {
 
   private simpleToken(): void {
     if (this.bracket !== BR_OFF) this.bracketOff();
-    this.endChain();
-    this.settle();
+    if (this.chain.length > 0) this.endChain();
+    if (this.closedParen !== undefined || this.arrowBindings >= 0) this.settle();
     if (this.watchers.length > 0) this.runWatchers();
     if (this.keyWord >= 0) this.keyWord = -1;
-    this.declarations.other();
+    if (this.declarations.busy) this.declarations.other();
   }
 
   private runWatchers(): void {

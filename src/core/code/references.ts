@@ -87,6 +87,14 @@ export function checkReference(raw: string, kind: ReferenceKind, site: Reference
   return undefined;
 }
 
+/** The bundle path a relative reference from `from` names, or undefined for any other reference. */
+export function resolveReference(from: string, raw: string): string | undefined {
+  const reference = raw.trim();
+  if (reference === '' || SCHEME.test(reference) || reference.startsWith('/') || reference.startsWith('\\') || PLACEHOLDER.test(reference)) return undefined;
+  const path = safeDecode(reference.replace(/[?#].*$/s, '')).replace(/\\/g, '/');
+  return path === '' ? undefined : normalise(folderOf(from) + path);
+}
+
 function safeDecode(text: string): string {
   try {
     return decodeURIComponent(text);

@@ -1,4 +1,5 @@
-import { checkReference } from '../code/references.js';
+import { checkReference, resolveReference } from '../code/references.js';
+import { noteScriptMode } from '../code/script-modes.js';
 import { END_CALL, END_KEY, K_END, K_NAME, K_PUNCT, K_STRING, K_TEMPLATE_END, K_TEMPLATE_START, type JsDetector, type JsRuleContext, type Token } from '../code/js-rule.js';
 import { P_COMMA, P_RPAREN, P_SEMI } from '../code/js-lexer.js';
 import { andMore } from '../code/wording.js';
@@ -27,6 +28,8 @@ const js: JsDetector = {
 function reference(context: JsRuleContext, specifier: string, line: number, column: number): void {
   // Only paths and URLs: a bare specifier is resolved by an import map, if any.
   if (!/^(\.{1,2}\/|\/|[a-zA-Z][a-zA-Z0-9+.-]*:)/.test(specifier)) return;
+  // What a module imports is a module too, whatever page loads it.
+  noteScriptMode(context.bundle, resolveReference(context.file, specifier), 'module');
   checkReference(specifier, 'script', { report: { add: context.report }, index: context.bundle.index, from: context.file, line, column });
 }
 
