@@ -63,6 +63,10 @@ function referenceKind(tag: string, attribute: string, rel: string, as: string):
       return tag === 'video' ? 'resource' : undefined;
     case 'data':
       return tag === 'object' ? 'resource' : undefined;
+    case 'action':
+      return tag === 'form' ? 'link' : undefined;
+    case 'formaction':
+      return tag === 'button' || tag === 'input' ? 'link' : undefined;
     default:
       return undefined;
   }
@@ -103,8 +107,8 @@ type RawConsumer = { write(bytes: Buffer): void; end(): void };
 
 export class HtmlReader {
   private state = S_TEXT;
-  private line = 1;
-  private column = 1;
+  private line: number;
+  private column: number;
 
   private name: number[] = [];
   private tag = '';
@@ -135,8 +139,12 @@ export class HtmlReader {
     private readonly report: FileReport,
     private readonly index: BundleIndex,
     private readonly file: string,
-    context: ScanContext,
+    private readonly context: ScanContext,
+    /** Where the markup starts, when it sits inside an attribute (`<iframe srcdoc>`). */
+    origin: { line: number; column: number } = { line: 1, column: 1 },
   ) {
+    this.line = origin.line;
+    this.column = origin.column;
     this.scripts = jsFileState({ path: file, kind: 'file', declaredSize: 0, readable: true }, context, report);
   }
 
@@ -306,6 +314,7 @@ export class HtmlReader {
     // Handlers and inline styles are read at once, where they stand.
     if (name.startsWith('on') && name.length > 2 && hasValue) this.scanScript(value, attribute.line, attribute.column);
     else if (name === 'style' && hasValue) this.scanStyle(value, attribute.line, attribute.column);
+    else if (name === 'srcdoc' && hasValue && Buffer.from(this.name).toString('latin1') === 'iframe') this.scanDocument(value, attribute.line, attribute.column);
   }
 
   private emitTag(): void {
@@ -443,6 +452,17 @@ export class HtmlReader {
     const walker = beginScript(this.scripts, { line, column });
     walker.lexer.write(Buffer.from(code));
     walker.lexer.end();
+  }
+
+  /**
+   * The page an `<iframe srcdoc>` holds: a document of its own (its scripts share nothing with this
+   * page's), read with positions from the attribute's start (character references in it shift them).
+   */
+  private scanDocument(html: string, line: number, column: number): void {
+    const nested = new HtmlReader(this.report, this.index, this.file, this.context, { line, column });
+    nested.write(Buffer.from(html));
+    nested.end();
+    this.later.push(...nested.later);
   }
 
   private scanStyle(css: string, line: number, column: number): void {
