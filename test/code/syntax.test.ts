@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { IN_PROCESS_LIMIT } from '../../src/core/code/script-syntax.js';
+import { IN_PROCESS_LIMIT, MINIFIED_SIZE } from '../../src/core/code/script-syntax.js';
 import { validateBundle } from '../../src/core/validate.js';
 import { launchChromium, requireChromium } from '../dev/browser.js';
 import { goodFiles, writeFolder } from '../helpers/bundles.js';
@@ -59,12 +59,20 @@ describe('js-syntax', () => {
   });
 
   it('finds the column on a line too long for a caret, in the reading thread and in the worker', async () => {
-    const line = (n: number) => `var s = "${'x'.repeat(n)}"; let t = ;`;
-    const short = line(5000);
-    const long = line(IN_PROCESS_LIMIT + 1000);
-    expect(await syntax({ 'app.js': short, 'big.js': long })).toEqual([
-      { at: `app.js:1:${short.length}`, message: "Unexpected token ';'" },
-      { at: `big.js:1:${long.length}`, message: "Unexpected token ';'" },
+    const line = `var s = "${'x'.repeat(5000)}"; let t = ;`;
+    // Large enough for the worker, with lines short enough on average not to be a minified build.
+    const lines = 'var a = 1;\n'.repeat(Math.ceil(IN_PROCESS_LIMIT / 10));
+    const count = lines.split('\n').length;
+    expect(await syntax({ 'app.js': line, 'big.js': lines + line })).toEqual([
+      { at: `app.js:1:${line.length}`, message: "Unexpected token ';'" },
+      { at: `big.js:${count}:${line.length}`, message: "Unexpected token ';'" },
+    ]);
+  });
+
+  it('does not parse a large minified build, which its minifier has parsed', async () => {
+    const minified = (n: number) => `/*! lib v1 */\n!function(){${'var a=1;'.repeat(n)}let b=;}();`;
+    expect(await syntax({ 'vendor/small.min.js': minified(100), 'vendor/large.min.js': minified(MINIFIED_SIZE / 8) })).toEqual([
+      { at: 'vendor/small.min.js:2:819', message: "Unexpected token ';'" },
     ]);
   });
 

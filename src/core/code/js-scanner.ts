@@ -8,7 +8,7 @@ import type { BundleFacts } from './js-rule.js';
 import { JsWalker } from './js-walker.js';
 import { bundleIndex } from './references.js';
 import type { ContentScanner, ScanContext, ScanOutput, ScanSession } from './scanner.js';
-import { checkScript } from './script-syntax.js';
+import { checkScript, isMinifiedBuild } from './script-syntax.js';
 import { TriggerSearch } from './trigger.js';
 
 /*
@@ -99,7 +99,7 @@ class JsSession implements ScanSession {
     }
     const output = this.report.finish();
     // A file cut short by the budget would show an error that is not in it.
-    if (complete) output.later = checkScript(Buffer.concat(this.chunks), { file: this.entry.path, facts: this.state.bundle }, this.entry.path);
+    if (complete && !isMinifiedBuild(this.chunks)) output.later = checkScript(Buffer.concat(this.chunks), { file: this.entry.path, facts: this.state.bundle }, this.entry.path);
     this.chunks.length = 0;
     return output;
   }

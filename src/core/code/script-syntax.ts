@@ -11,8 +11,35 @@ import { JS_SYNTAX } from './rule-ids.js';
  * another module), so the choice between its two parses is made then.
  */
 
-/** Scripts up to this size are parsed in the reading thread. */
+/**
+ * Scripts up to this size are parsed in the reading thread, until the scripts of the bundle parsed
+ * there reach IN_PROCESS_TOTAL: a small tool never starts the worker, and a large bundle's scripts
+ * are parsed on the other core while the reading thread inflates and scans.
+ */
 export const IN_PROCESS_LIMIT = 256 * 1024;
+export const IN_PROCESS_TOTAL = 1024 * 1024;
+
+/**
+ * A minifier's output of this size or more is not parsed: the minifier has parsed it already, and
+ * parsing the megabytes of minified libraries a large bundle ships would take V8 longer than
+ * everything else validate does. Minified means lines of more than MINIFIED_LINE bytes on average.
+ */
+export const MINIFIED_SIZE = 128 * 1024;
+const MINIFIED_LINE = 1000;
+
+/** True for a large file of very long lines: a minified build (see MINIFIED_SIZE). */
+export function isMinifiedBuild(chunks: readonly Uint8Array[]): boolean {
+  let size = 0;
+  let lines = 1;
+  for (const chunk of chunks) {
+    size += chunk.length;
+    for (let i = chunk.indexOf(0x0a); i >= 0; i = chunk.indexOf(0x0a, i + 1)) lines++;
+  }
+  return size >= MINIFIED_SIZE && size / lines > MINIFIED_LINE;
+}
+
+/** Bytes parsed in the reading thread, per bundle (its file list). */
+const parsedHere = new WeakMap<object, number>();
 
 export interface ScriptOrigin {
   line: number;
@@ -25,7 +52,7 @@ export type ScriptKind = 'classic' | 'module' | { file: string; facts: BundleFac
 /** Starts checking a script's bytes (the caller's own copy); the returned function gives the findings. */
 export function checkScript(bytes: Uint8Array, kind: ScriptKind, file: string, origin: ScriptOrigin = { line: 1, column: 1 }): () => Promise<Finding[]> {
   // A page or module read earlier may already say how the file is loaded.
-  const pending = parse(bytes, typeof kind === 'string' ? kind : (kind.facts.scriptModes.get(kind.file) ?? kind));
+  const pending = parse(bytes, typeof kind === 'string' ? kind : (kind.facts.scriptModes.get(kind.file) ?? kind), typeof kind === 'string' ? undefined : kind.facts);
   return async () => {
     const result = await pending;
     const problem = pick(result, typeof kind === 'string' ? kind : kind.facts.scriptModes.get(kind.file));
@@ -38,9 +65,11 @@ export function checkScript(bytes: Uint8Array, kind: ScriptKind, file: string, o
   };
 }
 
-function parse(bytes: Uint8Array, kind: ScriptKind): Promise<SyntaxResult> {
+function parse(bytes: Uint8Array, kind: ScriptKind, facts: BundleFacts | undefined): Promise<SyntaxResult> {
   if (kind === 'module') return checkInWorker(bytes, 'module');
-  if (bytes.length > IN_PROCESS_LIMIT) return checkInWorker(bytes, kind === 'classic' ? 'script' : 'auto');
+  const here = facts ? (parsedHere.get(facts) ?? 0) : 0;
+  if (bytes.length > IN_PROCESS_LIMIT || here + bytes.length > IN_PROCESS_TOTAL) return checkInWorker(bytes, kind === 'classic' ? 'script' : 'auto');
+  if (facts) parsedHere.set(facts, here + bytes.length);
   const script = checkClassic(decodeScript(bytes));
   // A file that may be a module is parsed as one too when its error says it is one.
   if (kind !== 'classic' && script && meansModule(script)) {
