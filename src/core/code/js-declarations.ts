@@ -37,7 +37,8 @@ const MAX_ELEMENTS = 16;
 interface Binding {
   key: string | undefined;
   keyWord: number;
-  name: string;
+  /** The name's text, decoded only when an alias or a rule needs it. */
+  name: () => string;
   nameWord: number;
   line: number;
   column: number;
@@ -211,7 +212,7 @@ export class Declarations {
 
   private binding(key: string | undefined, keyWord: number, word: number): Binding {
     const walker = this.walker;
-    return { key, keyWord, name: walker.nameText(), nameWord: word, line: walker.lexer.fileLine(), column: walker.column() };
+    return { key, keyWord, name: walker.nameGetter(), nameWord: word, line: walker.lexer.fileLine(), column: walker.column() };
   }
 
   private patternName(word: number): void {
@@ -219,13 +220,13 @@ export class Declarations {
       this.element = E_KEY;
       if (this.elements.length < MAX_ELEMENTS) {
         const binding = this.binding(undefined, word, word);
-        binding.key = binding.name;
+        binding.key = binding.name();
         this.elements.push(binding);
       } else this.element = E_SKIP;
     } else if (this.element === E_COLON) {
       this.element = E_LOCAL;
       const last = this.elements[this.elements.length - 1]!;
-      last.name = this.walker.nameText();
+      last.name = this.walker.nameGetter();
       last.nameWord = word;
     } else this.skipElement();
   }
@@ -280,12 +281,12 @@ export class Declarations {
   private bind(binding: Binding, value: Init): void {
     if (binding.nameWord < 0 && this.walker.aliasable(value.words) && !(value.words.length === 1 && value.words[0] === binding.nameWord)) {
       const alias: Alias = { words: value.words, texts: value.texts };
-      this.file.addAlias(binding.name, alias);
+      this.file.addAlias(binding.name(), alias);
     }
     const declarator: Declarator = {
       key: binding.key,
       keyWord: binding.key === undefined ? -1 : binding.keyWord,
-      name: binding.name,
+      name: binding.name(),
       line: binding.line,
       column: binding.column,
       init: { words: binding.key === undefined ? value.words : value.words.slice(0, -1), texts: binding.key === undefined ? value.texts : value.texts.slice(0, -1) },

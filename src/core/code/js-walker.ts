@@ -176,9 +176,13 @@ export class JsWalker implements JsTokenHandler {
     return this.tokenKind === K_STRING ? this.lexer.stringColumn() : this.lexer.fileColumn(this.tokenStart);
   }
 
-  /** Text of the current name token. */
-  nameText(): string {
-    return this.tokenBytes ? decodeRange(this.tokenBytes, this.tokenStart, this.tokenEnd) : '';
+  /** The text of the current name token, decoded when called (later, if need be). */
+  nameGetter(): () => string {
+    const bytes = this.tokenBytes;
+    const start = this.tokenStart;
+    const end = this.tokenEnd;
+    let text: string | undefined;
+    return () => (text ??= bytes ? decodeRange(bytes, start, end) : '');
   }
 
   // --- for rules (through the file's context) ------------------------------------------------------
@@ -560,8 +564,9 @@ export class JsWalker implements JsTokenHandler {
     }
     const flags = this.flags[depth]!;
     if (kind === P_RPAREN && (flags & FR_PAREN) !== 0) {
-      // Whether this was a parameter list is known at the next token.
-      this.closedParen = { uses, bindings: this.bindings[depth]!, declared, control: (flags & FR_CONTROL) !== 0 };
+      // Whether this was a parameter list is known at the next token (when it matters at all).
+      const bindings = this.bindings[depth]!;
+      if (uses || bindings !== 0 || declared !== 0) this.closedParen = { uses, bindings, declared, control: (flags & FR_CONTROL) !== 0 };
       return;
     }
     // Names bound inside a destructuring pattern belong to the parameter list around it.
