@@ -62,9 +62,13 @@ export const jsScanner: ContentScanner = {
   begin: (entry, context) => new JsSession(entry, context),
 };
 
+/** A script larger than this is not parsed by js-syntax: holding it whole would cost too much memory. */
+export const SYNTAX_HOLD_LIMIT = 16 * 1024 * 1024;
+
 class JsSession implements ScanSession {
-  /** The whole file, for the syntax check (held, not copied, until the end). */
-  private readonly chunks: Buffer[] = [];
+  /** The whole file, for the syntax check (held, not copied, until the end); undefined past the limit. */
+  private chunks: Buffer[] | undefined = [];
+  private held = 0;
   private readonly report: FileReport;
   private readonly state: JsFileState;
   private walker: JsWalker | undefined;
@@ -88,7 +92,11 @@ class JsSession implements ScanSession {
   }
 
   write(chunk: Buffer): void {
-    this.chunks.push(chunk);
+    if (this.chunks) {
+      this.held += chunk.length;
+      if (this.held > SYNTAX_HOLD_LIMIT) this.chunks = undefined;
+      else this.chunks.push(chunk);
+    }
     this.gate.write(chunk);
   }
 
@@ -99,8 +107,9 @@ class JsSession implements ScanSession {
     }
     const output = this.report.finish();
     // A file cut short by the budget would show an error that is not in it.
-    if (complete && !isMinifiedBuild(this.chunks)) output.later = checkScript(Buffer.concat(this.chunks), { file: this.entry.path, facts: this.state.bundle }, this.entry.path);
-    this.chunks.length = 0;
+    const chunks = this.chunks;
+    this.chunks = undefined;
+    if (complete && chunks && !isMinifiedBuild(chunks)) output.later = checkScript(Buffer.concat(chunks), { file: this.entry.path, facts: this.state.bundle }, this.entry.path);
     return output;
   }
 }

@@ -49,7 +49,7 @@ function whenCost(context: JsRuleContext, report: () => void): void {
 }
 
 export default defineCollectedRule<{ use: string; replacement?: string; more?: number }>({
-  id: ID,
+  id: 'bridge-deprecated',
   severity: 'warning',
   description: "A deprecated part of the bridge is used: costItems.list, lineType 'cost', or productId on an add-line record.",
   message: (data) => {

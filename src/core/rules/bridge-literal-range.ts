@@ -109,7 +109,7 @@ function countLines(context: JsRuleContext, property: Property): void {
 }
 
 export default defineCollectedRule<{ method: string; field: string; value: number; allowed: string; hint?: string; more?: number }>({
-  id: ID,
+  id: 'bridge-literal-range',
   severity: 'warning',
   description: 'A literal value in a quotes.create or quotes.addLines call is outside what the platform accepts (qty, unitPrice, taxRate, discountPercent, more than 200 lines).',
   message: (data) => {

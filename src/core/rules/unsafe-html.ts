@@ -62,7 +62,7 @@ function reporter(context: JsRuleContext, chain: Chain, sink: string): () => voi
 }
 
 export default defineCollectedRule<{ sink: string; more?: number }>({
-  id: ID,
+  id: 'unsafe-html',
   severity: 'warning',
   description: 'HTML built at run time is given to the DOM (innerHTML, outerHTML, srcdoc, insertAdjacentHTML, document.write, createContextualFragment, setHTMLUnsafe, or jQuery .html() when jQuery is in the bundle) instead of a plain string literal.',
   message: (data) =>
