@@ -75,6 +75,8 @@ function build(words: readonly string[]) {
   const renamed = new Array<number>(count);
   order.forEach((state, index) => (renamed[state] = index));
   // A state is stored as its row's offset (number × 256), which saves a shift per byte.
+  // Offsets must fit in 16 bits: at most 255 states, which the words' total length bounds.
+  if (count > 255) throw new Error(`trigger automaton has ${count} states; at most 255 fit its table`);
   const states = new Uint16Array(count * 256);
   const kinds = new Uint8Array(count);
   for (let s = 0; s < count; s++) {
