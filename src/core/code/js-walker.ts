@@ -249,7 +249,7 @@ export class JsWalker implements JsTokenHandler {
       // A member of something unnamed: `f().html`, `this.innerHTML`, `#alert`.
       const receiver = this.receiver;
       this.receiver = -1;
-      if (word >= 0 || receiver >= 0) {
+      if ((word >= 0 && CHAIN_INTEREST[word] !== 0) || receiver >= 0) {
         chain.start(false, receiver, lexer.depth, lexer.previousPunct);
         chain.push(word, bytes, start, end, undefined, lexer.fileLine(), lexer.fileColumn(start));
         if (word >= 0) chain.interest |= CHAIN_INTEREST[word]!;
@@ -269,6 +269,8 @@ export class JsWalker implements JsTokenHandler {
         return;
       }
       if (PROPERTY_INTEREST[word] && (previousPunct === P_LBRACE || previousPunct === P_COMMA)) this.keyCandidate(word, lexer.fileLine(), lexer.fileColumn(start));
+      // Keywords and other words no rule and no scope cares about start no chain.
+      if (CHAIN_INTEREST[word] === 0 && SCOPE_BIT[word] === 0) return;
       chain.start(true, -1, lexer.depth, previousPunct);
       chain.push(word, bytes, start, end, undefined, lexer.fileLine(), lexer.fileColumn(start));
       chain.interest = CHAIN_INTEREST[word]!;
@@ -459,7 +461,7 @@ export class JsWalker implements JsTokenHandler {
         if (bits & 1) handlers[i]!.chain?.(chain);
       }
     }
-    this.declarations.chainEnded(chain);
+    if (this.declarations.busy) this.declarations.chainEnded(chain);
     chain.length = 0;
   }
 
