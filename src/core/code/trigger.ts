@@ -23,7 +23,7 @@ export const JQUERY_TRIGGER = '.html(';
 const PLAIN = 1;
 const WHOLE_NAME = 2;
 
-/** The second run starts this far before the middle: more than any word and the byte after it. */
+/** A run after the first starts this far before its part: more than any word and the byte after it. */
 const OVERLAP = 32;
 /** Chunks shorter than twice this are read in one run. */
 const LANE_MIN = 256;
@@ -81,7 +81,7 @@ function build(plain: readonly string[]) {
     }
   }
   const accept = count;
-  if (Math.max(...words.map((w) => w.length)) >= OVERLAP) throw new Error('a trigger word is longer than the overlap of the two runs');
+  if (Math.max(...words.map((w) => w.length)) >= OVERLAP) throw new Error('a trigger word is longer than the overlap of the runs');
   // Offsets must fit in 16 bits: at most 255 states, which the words' total length bounds.
   if (accept > 255) throw new Error(`trigger automaton has ${accept + 1} states; at most 256 fit its table`);
   // A state is stored as its row's offset (number × 256), which saves a shift per byte.
@@ -125,29 +125,38 @@ export class TriggerSearch {
     const n = bytes.length;
     let a = this.state;
     let i = 0;
-    if (n >= 2 * LANE_MIN) {
-      // Two runs at once, over the first and the second half: each table load waits for the one
-      // before it, and two independent chains of loads keep the processor twice as busy. The second
-      // run starts from the root a little before the middle, which is enough to see any word that
-      // ends in its half, and ends in the state the whole chunk leads to.
-      const middle = n >> 1;
-      let j = middle - OVERLAP;
+    if (n >= 4 * LANE_MIN) {
+      // Four runs at once, one per quarter: each table load waits for the one before it, and
+      // independent chains of loads keep the processor busy. A run other than the first starts
+      // from the root a little before its quarter, which is enough to see any word that ends in
+      // it; the last one ends in the state the whole chunk leads to.
+      const q = n >> 2;
+      let j = q - OVERLAP;
+      let k = 2 * q - OVERLAP;
+      let l = 3 * q - OVERLAP;
       let b = 0;
-      for (; i + 4 <= middle; i += 4, j += 4) {
+      let c = 0;
+      let d = 0;
+      for (; i + 2 <= q; i += 2, j += 2, k += 2, l += 2) {
         a = t[a | bytes[i]!]!;
         b = t[b | bytes[j]!]!;
+        c = t[c | bytes[k]!]!;
+        d = t[d | bytes[l]!]!;
         a = t[a | bytes[i + 1]!]!;
         b = t[b | bytes[j + 1]!]!;
-        a = t[a | bytes[i + 2]!]!;
-        b = t[b | bytes[j + 2]!]!;
-        a = t[a | bytes[i + 3]!]!;
-        b = t[b | bytes[j + 3]!]!;
-        if (a === accept || b === accept) return true;
+        c = t[c | bytes[k + 1]!]!;
+        d = t[d | bytes[l + 1]!]!;
+        if (a === accept || b === accept || c === accept || d === accept) return true;
       }
-      for (; i < middle; i++) a = t[a | bytes[i]!]!;
-      if (a === accept) return true;
-      a = b;
-      i = j;
+      // The quarters' ends (the first three overlap the next run by OVERLAP bytes, so need not).
+      for (; l < n; l++) d = t[d | bytes[l]!]!;
+      if (d === accept) return true;
+      for (; i < q; i++) a = t[a | bytes[i]!]!;
+      for (; j < 2 * q; j++) b = t[b | bytes[j]!]!;
+      for (; k < 3 * q; k++) c = t[c | bytes[k]!]!;
+      if (a === accept || b === accept || c === accept) return true;
+      this.state = d;
+      return this.pending[d >> 8] === 1;
     }
     for (; i < n; i++) a = t[a | bytes[i]!]!;
     this.state = a;
