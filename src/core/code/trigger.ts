@@ -25,7 +25,7 @@ const WHOLE_NAME = 2;
 
 /** A run after the first starts this far before its part: more than any word and the byte after it. */
 const OVERLAP = 32;
-/** Chunks shorter than twice this are read in one run. */
+/** Chunks shorter than four times this are read in one run. */
 const LANE_MIN = 256;
 
 /*
