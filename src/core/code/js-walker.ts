@@ -25,6 +25,8 @@ import {
   type LexerOrigin,
 } from './js-lexer.js';
 import { Declarations } from './js-declarations.js';
+import { FR_CALL, FR_CONTROL, FR_PAREN, Frames, MAX_FRAMES } from './js-frames.js';
+import { TokenView } from './js-token.js';
 import {
   END_ARROW,
   END_ASSIGN,
@@ -57,10 +59,6 @@ import { W } from './words.js';
  * further down counts too), and the use moves out to the enclosing frame or is dropped.
  */
 
-// Frame flags.
-const FR_PAREN = 1;
-const FR_CONTROL = 2; // the head of if/while/for/with/switch
-const FR_CALL = 4;
 
 // A member written in brackets: `[` + one literal + `]` after a value.
 const BR_OFF = 0;
@@ -68,7 +66,6 @@ const BR_OPEN = 1;
 const BR_TEMPLATE = 2;
 const BR_LITERAL = 3;
 
-const MAX_FRAMES = 1 << 16;
 
 /** A parenthesis just closed: its parameters count if `{` or `=>` comes next. */
 interface ClosedParen {
@@ -94,16 +91,8 @@ export class JsWalker implements JsTokenHandler {
   private tokenStart = 0;
   private tokenEnd = 0;
 
-  // Per-frame facts, indexed by bracket depth.
-  private flags = new Uint8Array(64);
-  private declared = new Uint32Array(64);
-  private bindings = new Uint32Array(64);
-  private ownTags = new Uint8Array(64);
-  private contextTags = new Uint8Array(64);
-  private keys = new Uint32Array(64);
-  private callRoots = new Int32Array(64);
-  private uses: Array<Use[] | undefined> = [];
-  private objectEnds: Array<Array<(keys: number) => void> | undefined> = [];
+  /** Per-frame facts, indexed by bracket depth. */
+  private readonly frames = new Frames();
 
   private watchers: Array<(token: Token) => boolean> = [];
   /** Per watcher, the token it was added at (it has seen that one already). */
@@ -139,7 +128,7 @@ export class JsWalker implements JsTokenHandler {
   ) {
     this.lexer = new JsLexer(this, origin);
     this.declarations = new Declarations(this, state);
-    this.declared[0] = state.rootDeclared;
+    this.frames.declared[0] = state.rootDeclared;
     this.token = new TokenView(this);
   }
 
@@ -196,14 +185,14 @@ export class JsWalker implements JsTokenHandler {
     const depth = this.lexer.depth;
     if (depth >= MAX_FRAMES) return;
     if (depth === 0) this.state.rootUses.push(use);
-    else (this.uses[depth] ??= []).push(use);
+    else (this.frames.uses[depth] ??= []).push(use);
   }
 
   tagCall(tag: number): void {
     const depth = this.lexer.depth;
-    if (depth < this.ownTags.length) {
-      this.ownTags[depth] = tag;
-      this.contextTags[depth] = tag;
+    if (depth < this.frames.ownTags.length) {
+      this.frames.ownTags[depth] = tag;
+      this.frames.contextTags[depth] = tag;
     }
   }
 
@@ -217,12 +206,12 @@ export class JsWalker implements JsTokenHandler {
 
   onObjectEnd(done: (keys: number) => void): void {
     const depth = this.lexer.depth;
-    if (depth < MAX_FRAMES) (this.objectEnds[depth] ??= []).push(done);
+    if (depth < MAX_FRAMES) (this.frames.objectEnds[depth] ??= []).push(done);
   }
 
   /** Marks names as declared in the frame at `depth`. */
   declare(depth: number, bits: number): void {
-    if (bits !== 0 && depth < this.declared.length) this.declared[depth] = this.declared[depth]! | bits;
+    if (bits !== 0 && depth < this.frames.declared.length) this.frames.declared[depth] = this.frames.declared[depth]! | bits;
   }
 
   // --- tokens --------------------------------------------------------------------------------------
@@ -394,10 +383,10 @@ export class JsWalker implements JsTokenHandler {
     this.declarations.end();
     // Frames left open (a truncated script) hand their uses to the top level.
     for (let depth = Math.min(this.lexer.depth, MAX_FRAMES - 1); depth > 0; depth--) {
-      const uses = this.uses[depth];
-      if (uses) for (const use of uses) if ((this.declared[depth]! & use.bit) === 0) this.state.rootUses.push(use);
+      const uses = this.frames.uses[depth];
+      if (uses) for (const use of uses) if ((this.frames.declared[depth]! & use.bit) === 0) this.state.rootUses.push(use);
     }
-    this.state.rootDeclared |= this.declared[0]!;
+    this.state.rootDeclared |= this.frames.declared[0]!;
   }
 
   // --- helpers -------------------------------------------------------------------------------------
@@ -451,9 +440,9 @@ export class JsWalker implements JsTokenHandler {
       this.noteBinding(end);
     }
     chain.end = end;
-    if (end === END_CALL && this.lexer.depth < this.flags.length) {
-      this.flags[this.lexer.depth] = this.flags[this.lexer.depth]! | FR_CALL;
-      this.callRoots[this.lexer.depth] = chain.rooted ? chain.word(0) : chain.receiver;
+    if (end === END_CALL && this.lexer.depth < this.frames.flags.length) {
+      this.frames.flags[this.lexer.depth] = this.frames.flags[this.lexer.depth]! | FR_CALL;
+      this.frames.callRoots[this.lexer.depth] = chain.rooted ? chain.word(0) : chain.receiver;
     }
     if (chain.interest !== 0) {
       const handlers = this.state.handlers;
@@ -472,13 +461,13 @@ export class JsWalker implements JsTokenHandler {
     const bit = SCOPE_BIT[chain.word(0)] ?? 0;
     if (bit === 0) return;
     if (end === END_ARROW) this.arrowBindings = bit;
-    else if (chain.depth < this.bindings.length) this.bindings[chain.depth] = this.bindings[chain.depth]! | bit;
+    else if (chain.depth < this.frames.bindings.length) this.frames.bindings[chain.depth] = this.frames.bindings[chain.depth]! | bit;
   }
 
   /** `)` ends a parenthesised expression whose last element is the chain: `(0, alert)`. */
   private groupEnds(depth: number): boolean {
     const chain = this.chain;
-    if (depth >= MAX_FRAMES || (this.flags[depth]! & (FR_PAREN | FR_CALL | FR_CONTROL)) !== FR_PAREN) return false;
+    if (depth >= MAX_FRAMES || (this.frames.flags[depth]! & (FR_PAREN | FR_CALL | FR_CONTROL)) !== FR_PAREN) return false;
     return chain.rooted && chain.depth === depth && (chain.lead === P_LPAREN || chain.lead === P_COMMA);
   }
 
@@ -493,7 +482,7 @@ export class JsWalker implements JsTokenHandler {
         else this.arrowBindings = closed.bindings | closed.declared;
       } else {
         if (closed.control && this.tokenKind === K_PUNCT && this.tokenPunct === P_LBRACE) this.declare(this.lexer.depth, closed.declared);
-        if (closed.uses) this.moveUses(closed.uses, this.lexer.depth - (this.tokenKind === K_PUNCT && this.isOpener() ? 1 : 0));
+        if (closed.uses) this.frames.moveUses(this.state, closed.uses, this.lexer.depth - (this.tokenKind === K_PUNCT && this.isOpener() ? 1 : 0));
       }
       return;
     }
@@ -511,11 +500,6 @@ export class JsWalker implements JsTokenHandler {
     return p === P_LPAREN || p === P_LBRACKET || p === P_LBRACE || p === P_TEMPLATE_OPEN;
   }
 
-  private moveUses(uses: Use[], depth: number): void {
-    if (depth <= 0) this.state.rootUses.push(...uses);
-    else if (depth < MAX_FRAMES) (this.uses[depth] ??= []).push(...uses);
-  }
-
   private endArrowScopes(kind: number, depth: number): void {
     const scopes = this.arrowScopes;
     const closer = kind === P_RPAREN || kind === P_RBRACKET || kind === P_RBRACE || kind === P_TEMPLATE_CLOSE;
@@ -529,7 +513,6 @@ export class JsWalker implements JsTokenHandler {
 
   private openFrame(depth: number, kind: number): void {
     if (depth >= MAX_FRAMES) return;
-    if (depth >= this.flags.length) this.grow(depth);
     let flags = 0;
     if (kind === P_LPAREN) {
       flags = FR_PAREN;
@@ -538,66 +521,34 @@ export class JsWalker implements JsTokenHandler {
         flags |= FR_CONTROL;
       }
     }
-    this.flags[depth] = flags;
-    this.declared[depth] = 0;
-    this.bindings[depth] = 0;
-    this.ownTags[depth] = 0;
-    this.contextTags[depth] = this.contextTags[depth - 1]!;
-    this.keys[depth] = 0;
-    this.callRoots[depth] = -1;
-    this.uses[depth] = undefined;
-    this.objectEnds[depth] = undefined;
+    this.frames.open(depth, flags);
   }
 
   private closeFrame(kind: number, depth: number): void {
-    if (kind === P_RPAREN && depth < MAX_FRAMES) this.calledRoot = (this.flags[depth]! & FR_CALL) !== 0 ? this.callRoots[depth]! : -1;
+    if (kind === P_RPAREN && depth < MAX_FRAMES) this.calledRoot = (this.frames.flags[depth]! & FR_CALL) !== 0 ? this.frames.callRoots[depth]! : -1;
     if (depth === 0 || depth >= MAX_FRAMES) return;
-    const ends = this.objectEnds[depth];
+    const ends = this.frames.objectEnds[depth];
     if (ends) {
-      this.objectEnds[depth] = undefined;
-      for (const done of ends) done(this.keys[depth]!);
+      this.frames.objectEnds[depth] = undefined;
+      for (const done of ends) done(this.frames.keys[depth]!);
     }
-    const declared = this.declared[depth]!;
-    let uses = this.uses[depth];
+    const declared = this.frames.declared[depth]!;
+    let uses = this.frames.uses[depth];
     if (uses) {
-      this.uses[depth] = undefined;
+      this.frames.uses[depth] = undefined;
       uses = uses.filter((use) => (declared & use.bit) === 0);
       if (uses.length === 0) uses = undefined;
     }
-    const flags = this.flags[depth]!;
+    const flags = this.frames.flags[depth]!;
     if (kind === P_RPAREN && (flags & FR_PAREN) !== 0) {
       // Whether this was a parameter list is known at the next token (when it matters at all).
-      const bindings = this.bindings[depth]!;
+      const bindings = this.frames.bindings[depth]!;
       if (uses || bindings !== 0 || declared !== 0) this.closedParen = { uses, bindings, declared, control: (flags & FR_CONTROL) !== 0 };
       return;
     }
     // Names bound inside a destructuring pattern belong to the parameter list around it.
-    if (this.bindings[depth] !== 0) this.bindings[depth - 1] = this.bindings[depth - 1]! | this.bindings[depth]!;
-    if (uses) this.moveUses(uses, depth - 1);
-  }
-
-  private grow(depth: number): void {
-    let size = this.flags.length;
-    while (size <= depth) size *= 2;
-    const grow8 = (a: Uint8Array) => {
-      const b = new Uint8Array(size);
-      b.set(a);
-      return b;
-    };
-    const grow32 = (a: Uint32Array) => {
-      const b = new Uint32Array(size);
-      b.set(a);
-      return b;
-    };
-    this.flags = grow8(this.flags);
-    this.ownTags = grow8(this.ownTags);
-    this.contextTags = grow8(this.contextTags);
-    this.declared = grow32(this.declared);
-    this.bindings = grow32(this.bindings);
-    this.keys = grow32(this.keys);
-    const roots = new Int32Array(size);
-    roots.set(this.callRoots);
-    this.callRoots = roots;
+    if (this.frames.bindings[depth] !== 0) this.frames.bindings[depth - 1] = this.frames.bindings[depth - 1]! | this.frames.bindings[depth]!;
+    if (uses) this.frames.moveUses(this.state, uses, depth - 1);
   }
 
   // --- members in brackets ---------------------------------------------------------------------------
@@ -670,8 +621,8 @@ export class JsWalker implements JsTokenHandler {
     const depth = this.lexer.depth;
     const word = this.keyWord;
     if (depth === 0 || depth >= MAX_FRAMES || this.lexer.frameKind() !== F_OBJECT) return;
-    this.keys[depth] = this.keys[depth]! | PROPERTY_BIT[word]!;
-    const property = { key: word, line: this.keyLine, column: this.keyColumn, callTag: this.ownTags[depth - 1]!, contextTag: this.contextTags[depth]! };
+    this.frames.keys[depth] = this.frames.keys[depth]! | PROPERTY_BIT[word]!;
+    const property = { key: word, line: this.keyLine, column: this.keyColumn, callTag: this.frames.ownTags[depth - 1]!, contextTag: this.frames.contextTags[depth]! };
     const handlers = this.state.handlers;
     for (let bits = PROPERTY_INTEREST[word]!, i = 0; bits !== 0; bits >>>= 1, i++) {
       if (bits & 1) handlers[i]!.property?.(property);
@@ -691,7 +642,7 @@ export class JsWalker implements JsTokenHandler {
 
   /** True when a watched name is declared in the frame at `depth` or one around it. */
   declaredAt(depth: number, bit: number): boolean {
-    for (let d = Math.min(depth, this.declared.length - 1); d >= 0; d--) if (this.declared[d]! & bit) return true;
+    for (let d = Math.min(depth, this.frames.declared.length - 1); d >= 0; d--) if (this.frames.declared[d]! & bit) return true;
     return false;
   }
 }
@@ -710,40 +661,5 @@ function endOf(punct: number, chain: ChainState): number {
       return chain.rooted && chain.length === 1 && (chain.lead === P_LBRACE || chain.lead === P_COMMA) ? END_KEY : END_OTHER;
     default:
       return END_OTHER;
-  }
-}
-
-/** The walker's current token as watchers see it. */
-class TokenView implements Token {
-  constructor(private readonly walker: JsWalker) {}
-  get kind(): number {
-    return this.walker.tokenKind;
-  }
-  get punct(): number {
-    return this.walker.tokenPunct;
-  }
-  get word(): number {
-    return this.walker.tokenWord;
-  }
-  get depth(): number {
-    return this.walker.lexer.depth;
-  }
-  get newlineBefore(): boolean {
-    return this.walker.lexer.newlineBefore;
-  }
-  stringValue(): string | undefined {
-    return this.walker.lexer.stringValue();
-  }
-  plainTemplate(): boolean {
-    return this.walker.lexer.plainTemplate();
-  }
-  numberValue(): number {
-    return this.walker.numberValue();
-  }
-  line(): number {
-    return this.walker.line();
-  }
-  column(): number {
-    return this.walker.column();
   }
 }
