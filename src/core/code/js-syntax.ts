@@ -14,7 +14,8 @@ import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 
 export interface SyntaxProblem {
   message: string;
-  line: number;
+  /** Absent when Node gave no position (a module error, if Node's internals changed). */
+  line?: number;
   /** Absent when the caret could not be placed (a module error on a line over about 1,000 characters). */
   column?: number;
 }
@@ -50,14 +51,14 @@ function checkSource(
     const message = error instanceof Error ? error.message : String(error);
     const lines = (text ?? '').split('\n');
     const at = /:(\d+)$/.exec(lines[0] ?? '');
-    if (!at) return { message, line: 1 };
+    if (!at) return { message };
     const line = Number(at[1]);
     const caret = (lines[2] ?? '').indexOf('^');
     return caret < 0 ? { message, line } : { message, line, column: characters(lineText(line), caret) };
   };
   /** Node draws no caret past about a thousand characters; the inspector still knows the column. */
   const exactColumn = (problem: SyntaxProblem): SyntaxProblem => {
-    if (problem.column !== undefined || !inspectorModule) return problem;
+    if (problem.column !== undefined || problem.line === undefined || !inspectorModule) return problem;
     let session: InstanceType<typeof inspectorModule.Session> | undefined;
     try {
       session = new inspectorModule.Session();
@@ -68,7 +69,7 @@ function checkSource(
         if (!error) details = (result as { exceptionDetails?: { lineNumber: number; columnNumber: number } }).exceptionDetails;
       });
       session.post('Runtime.disable');
-      if (details && details.lineNumber + 1 === problem.line) return { ...problem, column: characters(lineText(problem.line), details.columnNumber) };
+      if (details && details.lineNumber + 1 === problem.line) return { ...problem, column: characters(lineText(details.lineNumber + 1), details.columnNumber) };
     } catch {
       // No inspector in this build of Node: the line alone will do.
     } finally {

@@ -57,10 +57,11 @@ export function checkScript(bytes: Uint8Array, kind: ScriptKind, file: string, o
     const result = await pending;
     const problem = pick(result, typeof kind === 'string' ? kind : kind.facts.scriptModes.get(kind.file));
     if (!problem) return [];
-    const line = problem.line + origin.line - 1;
-    const column = problem.column === undefined ? undefined : problem.line === 1 ? problem.column + origin.column - 1 : problem.column;
-    const finding: Finding = { ruleId: JS_SYNTAX, file, line, data: { message: problem.message } };
-    if (column !== undefined) finding.column = column;
+    const finding: Finding = { ruleId: JS_SYNTAX, file, data: { message: problem.message } };
+    if (problem.line !== undefined) {
+      finding.line = problem.line + origin.line - 1;
+      if (problem.column !== undefined) finding.column = problem.line === 1 ? problem.column + origin.column - 1 : problem.column;
+    }
     return [finding];
   };
 }
