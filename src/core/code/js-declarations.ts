@@ -157,7 +157,7 @@ export class Declarations {
   other(): void {
     if (this.importState !== I_OFF) {
       // `import './x.js'`, or the module name after `from`.
-      if (this.importState === I_CLAUSE) this.walker.declare(0, this.importBits);
+      if (this.importState === I_CLAUSE) this.walker.scope.declare(0, this.importBits);
       this.importState = I_OFF;
     }
     switch (this.state) {
@@ -197,7 +197,7 @@ export class Declarations {
   end(): void {
     if (this.state === D_INIT || this.state === D_AFTER) this.commit();
     this.state = D_OFF;
-    if (this.importState === I_CLAUSE) this.walker.declare(0, this.importBits);
+    if (this.importState === I_CLAUSE) this.walker.scope.declare(0, this.importBits);
     this.importState = I_OFF;
   }
 
@@ -271,7 +271,7 @@ export class Declarations {
       if (global && element.keyWord === element.nameWord) bits &= ~(SCOPE_BIT[element.nameWord] ?? 0);
       if (init) this.bind(element, { words: [...init.words, element.keyWord], texts: [...init.texts, element.key!] });
     }
-    walker.declare(this.depth, bits);
+    walker.scope.declare(this.depth, bits);
     this.elements.length = 0;
     this.single = undefined;
     this.bits = 0;
@@ -299,7 +299,7 @@ export class Declarations {
   private importName(word: number): void {
     if (this.importState === I_START) this.importState = I_CLAUSE;
     if (word === W.from) {
-      this.walker.declare(0, this.importBits);
+      this.walker.scope.declare(0, this.importBits);
       this.importState = I_OFF;
       return;
     }

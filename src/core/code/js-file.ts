@@ -94,7 +94,7 @@ export class JsFileState {
       toolTypeDeclared: this.toolTypeDeclared,
       bundle: this.bundle,
       report: (ruleId, line, column, data) => this.report.add(ruleId, line, column, data),
-      reportUse: (word, ruleId, line, column, data) => walker().use({ bit: SCOPE_BIT[word] ?? 0, ruleId, line, column, data }),
+      reportUse: (word, ruleId, line, column, data) => walker().scope.use({ bit: SCOPE_BIT[word] ?? 0, ruleId, line, column, data }),
       tagCall: (tag) => walker().tagCall(tag),
       watch: (watcher) => walker().watch(watcher),
       readLiteral: (done) => walker().watch(literalReader(done)),

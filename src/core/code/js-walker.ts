@@ -1,7 +1,7 @@
 import { isBridgeAliasTarget } from './bridge-calls.js';
 import { decodeRange } from './chars.js';
 import { ChainState, isGlobalObject } from './js-chain.js';
-import { CHAIN_INTEREST, PROPERTY_BIT, PROPERTY_INTEREST, SCOPE_BIT, type JsFileState, type Use } from './js-file.js';
+import { CHAIN_INTEREST, PROPERTY_BIT, PROPERTY_INTEREST, SCOPE_BIT, type JsFileState } from './js-file.js';
 import {
   F_OBJECT,
   JsLexer,
@@ -18,7 +18,6 @@ import {
   P_RBRACE,
   P_RBRACKET,
   P_RPAREN,
-  P_SEMI,
   P_TEMPLATE_CLOSE,
   P_TEMPLATE_OPEN,
   type JsTokenHandler,
@@ -26,6 +25,7 @@ import {
 } from './js-lexer.js';
 import { Declarations } from './js-declarations.js';
 import { FR_CALL, FR_CONTROL, FR_PAREN, Frames, MAX_FRAMES } from './js-frames.js';
+import { Scope } from './js-scope.js';
 import { TokenView } from './js-token.js';
 import {
   END_ARROW,
@@ -52,13 +52,9 @@ import { W } from './words.js';
  * only for the chains and keys it named, so an ordinary token costs a few comparisons whatever the
  * number of rules.
  *
- * Scope is tracked per bracket frame: a name declared in a frame (a variable, a function, a class,
- * a parameter, an import) shadows the global of that name in the frame and the frames inside it.
- * A use of a global is held in the frame where it is read until that frame closes; by then every
- * declaration of the frame has been seen (function declarations and `var` are hoisted, so one
- * further down counts too), and the use moves out to the enclosing frame or is dropped.
+ * Scope (js-scope.ts) is kept per bracket frame (js-frames.ts); declarations are read by
+ * js-declarations.ts.
  */
-
 
 // A member written in brackets: `[` + one literal + `]` after a value.
 const BR_OFF = 0;
@@ -66,16 +62,6 @@ const BR_OPEN = 1;
 const BR_TEMPLATE = 2;
 const BR_LITERAL = 3;
 
-
-/** A parenthesis just closed: its parameters count if `{` or `=>` comes next. */
-interface ClosedParen {
-  /** Uses read inside it, dropped if it was a parameter list. */
-  uses: Use[] | undefined;
-  /** Names it binds if it was a parameter list, or declares for the block after it (`for (let …)`). */
-  bindings: number;
-  declared: number;
-  control: boolean;
-}
 
 export class JsWalker implements JsTokenHandler {
   readonly lexer: JsLexer;
@@ -93,6 +79,8 @@ export class JsWalker implements JsTokenHandler {
 
   /** Per-frame facts, indexed by bracket depth. */
   private readonly frames = new Frames();
+  /** Declarations, parameters and the uses of globals they may cancel. */
+  readonly scope: Scope;
 
   private watchers: Array<(token: Token) => boolean> = [];
   /** Per watcher, the token it was added at (it has seen that one already). */
@@ -107,11 +95,6 @@ export class JsWalker implements JsTokenHandler {
   private bracketColumn = 0;
   /** The chain ended at the `)` of a parenthesised expression; a `(` next makes it a call. */
   private held = false;
-  private closedParen: ClosedParen | undefined;
-  /** Names bound by an arrow function's parameters, until its body starts. */
-  private arrowBindings = -1;
-  /** Bodies of arrow functions without braces, and the names their parameters bind. */
-  private readonly arrowScopes: Array<{ depth: number; bindings: number }> = [];
   /** First word of the chain whose call just closed, for `$(x).html`. */
   private calledRoot = -1;
   private receiver = -1;
@@ -127,6 +110,7 @@ export class JsWalker implements JsTokenHandler {
     origin?: LexerOrigin,
   ) {
     this.lexer = new JsLexer(this, origin);
+    this.scope = new Scope(this.frames, state, this.lexer);
     this.declarations = new Declarations(this, state);
     this.frames.declared[0] = state.rootDeclared;
     this.token = new TokenView(this);
@@ -176,18 +160,6 @@ export class JsWalker implements JsTokenHandler {
 
   // --- for rules (through the file's context) ------------------------------------------------------
 
-  use(use: Use): void {
-    if (use.bit === 0) {
-      this.state.report.add(use.ruleId, use.line, use.column, use.data);
-      return;
-    }
-    for (const scope of this.arrowScopes) if (scope.bindings & use.bit) return;
-    const depth = this.lexer.depth;
-    if (depth >= MAX_FRAMES) return;
-    if (depth === 0) this.state.rootUses.push(use);
-    else (this.frames.uses[depth] ??= []).push(use);
-  }
-
   tagCall(tag: number): void {
     const depth = this.lexer.depth;
     if (depth < this.frames.ownTags.length) {
@@ -209,11 +181,6 @@ export class JsWalker implements JsTokenHandler {
     if (depth < MAX_FRAMES) (this.frames.objectEnds[depth] ??= []).push(done);
   }
 
-  /** Marks names as declared in the frame at `depth`. */
-  declare(depth: number, bits: number): void {
-    if (bits !== 0 && depth < this.frames.declared.length) this.frames.declared[depth] = this.frames.declared[depth]! | bits;
-  }
-
   // --- tokens --------------------------------------------------------------------------------------
 
   name(bytes: Buffer, start: number, end: number, word: number, afterDot: boolean): void {
@@ -222,7 +189,7 @@ export class JsWalker implements JsTokenHandler {
     if (this.bracket !== BR_OFF) this.bracketOff();
     const continues = afterDot && chain.length > 0 && chain.dot && !this.held;
     if (!continues && chain.length > 0) this.endChain();
-    if (this.closedParen !== undefined || this.arrowBindings >= 0) this.settle();
+    if (this.scope.pending) this.scope.settle(this.tokenKind, this.tokenPunct);
     if (this.watchers.length > 0) this.runWatchers();
     if (this.keyWord >= 0) this.keyWord = -1;
     if (word >= 0 || this.declarations.busy) this.declarations.name(word, afterDot);
@@ -249,7 +216,7 @@ export class JsWalker implements JsTokenHandler {
     if (this.declaring) {
       // `function alert(…)`, `class Storage`: the name is declared, not used.
       this.declaring = false;
-      if (word >= 0) this.declare(lexer.depth, SCOPE_BIT[word]!);
+      if (word >= 0) this.scope.declare(lexer.depth, SCOPE_BIT[word]!);
       return;
     }
     if (word >= 0) {
@@ -299,19 +266,19 @@ export class JsWalker implements JsTokenHandler {
         this.openBracket(depth);
       } else if (kind === P_RPAREN && this.groupEnds(depth)) {
         this.held = true;
-        this.noteBinding(END_OTHER);
+        this.scope.noteBinding(this.chain, END_OTHER);
       } else this.endChain();
     } else if (kind === P_LBRACKET && lexer.afterValue()) this.openBracket(depth);
 
     if (this.declaring && (kind === P_LPAREN || kind === P_LBRACE)) this.declaring = false;
-    if (this.closedParen !== undefined || this.arrowBindings >= 0) this.settle();
+    if (this.scope.pending) this.scope.settle(this.tokenKind, this.tokenPunct);
     if (this.watchers.length > 0) this.runWatchers();
     if (this.keyWord >= 0) {
       if (kind === P_COLON) this.property();
       this.keyWord = -1;
     }
     if (this.declarations.busy) this.declarations.punct(kind, depth);
-    if (this.arrowScopes.length > 0) this.endArrowScopes(kind, depth);
+    if (this.scope.arrowScopes.length > 0) this.scope.endArrowScopes(kind, depth);
 
     if (kind === P_DOT || kind === P_OPT_DOT) {
       this.receiver = lexer.previousPunct === P_RPAREN ? this.calledRoot : -1;
@@ -326,7 +293,7 @@ export class JsWalker implements JsTokenHandler {
       if (this.bracket !== BR_OFF) this.bracketOff();
       this.endChain();
     }
-    if (this.closedParen !== undefined || this.arrowBindings >= 0) this.settle();
+    if (this.scope.pending) this.scope.settle(this.tokenKind, this.tokenPunct);
     if (this.watchers.length > 0) this.runWatchers();
     const lexer = this.lexer;
     if (this.keyWord >= 0) this.keyWord = -1;
@@ -346,7 +313,7 @@ export class JsWalker implements JsTokenHandler {
     this.setToken(K_TEMPLATE_START, 0, -1, undefined, 0, 0);
     if (this.bracket === BR_OPEN) {
       this.bracket = BR_TEMPLATE;
-      this.settle();
+      if (this.scope.pending) this.scope.settle(this.tokenKind, this.tokenPunct);
       if (this.watchers.length > 0) this.runWatchers();
       return;
     }
@@ -376,7 +343,7 @@ export class JsWalker implements JsTokenHandler {
     this.setToken(K_END, 0, -1, undefined, 0, 0);
     if (this.bracket !== BR_OFF) this.bracketOff();
     this.endChain();
-    this.settle();
+    if (this.scope.pending) this.scope.settle(this.tokenKind, this.tokenPunct);
     if (this.watchers.length > 0) this.runWatchers();
     this.watchers = [];
     this.watcherSince = [];
@@ -404,7 +371,7 @@ export class JsWalker implements JsTokenHandler {
   private simpleToken(): void {
     if (this.bracket !== BR_OFF) this.bracketOff();
     if (this.chain.length > 0) this.endChain();
-    if (this.closedParen !== undefined || this.arrowBindings >= 0) this.settle();
+    if (this.scope.pending) this.scope.settle(this.tokenKind, this.tokenPunct);
     if (this.watchers.length > 0) this.runWatchers();
     if (this.keyWord >= 0) this.keyWord = -1;
     if (this.declarations.busy) this.declarations.other();
@@ -437,7 +404,7 @@ export class JsWalker implements JsTokenHandler {
       chain.indirect = end === END_CALL;
     } else {
       end = this.tokenKind !== K_PUNCT ? END_OTHER : endOf(this.tokenPunct, chain);
-      this.noteBinding(end);
+      this.scope.noteBinding(this.chain, end);
     }
     chain.end = end;
     if (end === END_CALL && this.lexer.depth < this.frames.flags.length) {
@@ -454,61 +421,11 @@ export class JsWalker implements JsTokenHandler {
     chain.length = 0;
   }
 
-  /** A single name ending here may be a parameter (or, with `=>`, an arrow's only parameter). */
-  private noteBinding(end: number): void {
-    const chain = this.chain;
-    if (!chain.rooted || chain.length !== 1 || chain.aliased || end === END_KEY) return;
-    const bit = SCOPE_BIT[chain.word(0)] ?? 0;
-    if (bit === 0) return;
-    if (end === END_ARROW) this.arrowBindings = bit;
-    else if (chain.depth < this.frames.bindings.length) this.frames.bindings[chain.depth] = this.frames.bindings[chain.depth]! | bit;
-  }
-
   /** `)` ends a parenthesised expression whose last element is the chain: `(0, alert)`. */
   private groupEnds(depth: number): boolean {
     const chain = this.chain;
     if (depth >= MAX_FRAMES || (this.frames.flags[depth]! & (FR_PAREN | FR_CALL | FR_CONTROL)) !== FR_PAREN) return false;
     return chain.rooted && chain.depth === depth && (chain.lead === P_LPAREN || chain.lead === P_COMMA);
-  }
-
-  /** What a closed parenthesis or an arrow left for the token after it. */
-  private settle(): void {
-    const closed = this.closedParen;
-    if (closed) {
-      this.closedParen = undefined;
-      const params = !closed.control && this.tokenKind === K_PUNCT && (this.tokenPunct === P_LBRACE || this.tokenPunct === P_ARROW);
-      if (params) {
-        if (this.tokenPunct === P_LBRACE) this.declare(this.lexer.depth, closed.bindings | closed.declared);
-        else this.arrowBindings = closed.bindings | closed.declared;
-      } else {
-        if (closed.control && this.tokenKind === K_PUNCT && this.tokenPunct === P_LBRACE) this.declare(this.lexer.depth, closed.declared);
-        if (closed.uses) this.frames.moveUses(this.state, closed.uses, this.lexer.depth - (this.tokenKind === K_PUNCT && this.isOpener() ? 1 : 0));
-      }
-      return;
-    }
-    if (this.arrowBindings >= 0 && !(this.tokenKind === K_PUNCT && this.tokenPunct === P_ARROW)) {
-      const bindings = this.arrowBindings;
-      this.arrowBindings = -1;
-      if (bindings === 0) return;
-      if (this.tokenKind === K_PUNCT && this.tokenPunct === P_LBRACE) this.declare(this.lexer.depth, bindings);
-      else this.arrowScopes.push({ depth: this.lexer.depth - (this.tokenKind === K_PUNCT && this.isOpener() ? 1 : 0), bindings });
-    }
-  }
-
-  private isOpener(): boolean {
-    const p = this.tokenPunct;
-    return p === P_LPAREN || p === P_LBRACKET || p === P_LBRACE || p === P_TEMPLATE_OPEN;
-  }
-
-  private endArrowScopes(kind: number, depth: number): void {
-    const scopes = this.arrowScopes;
-    const closer = kind === P_RPAREN || kind === P_RBRACKET || kind === P_RBRACE || kind === P_TEMPLATE_CLOSE;
-    while (scopes.length > 0) {
-      const top = scopes[scopes.length - 1]!;
-      const ends = depth < top.depth || (depth === top.depth && (kind === P_COMMA || kind === P_SEMI || closer));
-      if (!ends) return;
-      scopes.pop();
-    }
   }
 
   private openFrame(depth: number, kind: number): void {
@@ -526,29 +443,7 @@ export class JsWalker implements JsTokenHandler {
 
   private closeFrame(kind: number, depth: number): void {
     if (kind === P_RPAREN && depth < MAX_FRAMES) this.calledRoot = (this.frames.flags[depth]! & FR_CALL) !== 0 ? this.frames.callRoots[depth]! : -1;
-    if (depth === 0 || depth >= MAX_FRAMES) return;
-    const ends = this.frames.objectEnds[depth];
-    if (ends) {
-      this.frames.objectEnds[depth] = undefined;
-      for (const done of ends) done(this.frames.keys[depth]!);
-    }
-    const declared = this.frames.declared[depth]!;
-    let uses = this.frames.uses[depth];
-    if (uses) {
-      this.frames.uses[depth] = undefined;
-      uses = uses.filter((use) => (declared & use.bit) === 0);
-      if (uses.length === 0) uses = undefined;
-    }
-    const flags = this.frames.flags[depth]!;
-    if (kind === P_RPAREN && (flags & FR_PAREN) !== 0) {
-      // Whether this was a parameter list is known at the next token (when it matters at all).
-      const bindings = this.frames.bindings[depth]!;
-      if (uses || bindings !== 0 || declared !== 0) this.closedParen = { uses, bindings, declared, control: (flags & FR_CONTROL) !== 0 };
-      return;
-    }
-    // Names bound inside a destructuring pattern belong to the parameter list around it.
-    if (this.frames.bindings[depth] !== 0) this.frames.bindings[depth - 1] = this.frames.bindings[depth - 1]! | this.frames.bindings[depth]!;
-    if (uses) this.frames.moveUses(this.state, uses, depth - 1);
+    this.scope.close(kind, depth);
   }
 
   // --- members in brackets ---------------------------------------------------------------------------
