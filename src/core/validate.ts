@@ -74,6 +74,7 @@ async function inspect(source: BundleSource, budget: number, excluded: readonly 
   const unread: string[] = [];
   const scanned: Finding[] = [];
   const directives: DisableDirective[] = [];
+  const later: Array<() => Promise<Finding[]>> = [];
   let spent = 0;
   let exhausted = false;
 
@@ -112,6 +113,7 @@ async function inspect(source: BundleSource, budget: number, excluded: readonly 
         const output = session.end(!result.stoppedAtLimit);
         scanned.push(...output.findings);
         directives.push(...output.directives);
+        if (output.later) later.push(output.later);
       }
     }
     if (isManifest && keep) manifest = unreadable(source, entry) ? { status: 'unreadable' } : parseManifest(keep.bytes(), bytes);
@@ -120,6 +122,7 @@ async function inspect(source: BundleSource, budget: number, excluded: readonly 
     // A folder's sizes are all known from the file system; only a zip's can be left unknown.
     if (spent > budget && source.kind === 'zip') exhausted = true;
   }
+  for (const settle of later) scanned.push(...(await settle()));
   const content: ContentSummary = { sizes, spent, exhausted, unread };
   const collected: Finding[] = [...source.findings, ...scanned, ...unknownDirectiveIds(directives)];
   return { context: { source, files, manifest, content, collected, excluded }, directives };

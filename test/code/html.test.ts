@@ -40,7 +40,7 @@ describe('references in HTML', () => {
       '<form action="submit.html"></form>',
       '<div data-src="not-a-reference.png"></div>',
     ].join('\n');
-    expect(scanHtml(html, { files }).map((h) => h.data.reference)).toEqual(['a.css', 'b.css', 'c.png', 'd.png', 'e.png', 'f.webm', 'g.vtt', 'h.svg']);
+    expect(scanHtml(html, { files }).map((h) => h.data.reference)).toEqual(['a.css', 'b.css', 'c.png', 'd.png', 'e.png', 'f.webm', 'g.vtt', 'h.svg', 'submit.html']);
   });
 
   it('tells remote code from remote images, and http from https', () => {

@@ -23,7 +23,11 @@ export interface CodeRuleCase {
   falsePositives: Record<string, Variant>;
 }
 
-const js = (code: string, type?: string): Variant => ({ files: { 'app.js': code }, ...(type ? { type } : {}) });
+/** app.js, loaded as a module (so that top-level `await` is valid). */
+const js = (code: string, type?: string): Variant => ({
+  files: { 'app.js': code, 'index.html': '<!doctype html><html><head><link rel="stylesheet" href="styles.css"></head><body><script type="module" src="app.js"></script></body></html>' },
+  ...(type ? { type } : {}),
+});
 const page = (body: string, extra: Record<string, string> = {}): Variant => ({
   files: { 'index.html': `<!doctype html>\n<html><head><link rel="stylesheet" href="styles.css"></head>\n<body>\n${body}\n<script src="app.js"></script></body></html>\n`, ...extra },
 });
@@ -214,6 +218,21 @@ export const codeRuleCases: Record<string, CodeRuleCase> = {
     falsePositives: {
       'byte-order mark': { files: { 'data/rates.json': '\ufeff{"gst": 0.15}' } },
       'JSON with awkward but valid content': { files: { 'data/rates.json': '[-0.5e-3, "\\u00e9\\n", {"a": [[], {}]}, true, null]' } },
+    },
+  },
+  'js-syntax': {
+    bad: js("const total = lines.reduce((sum, l) => sum + l.qty, 0;\nshowTotal(total);\n"),
+    good: js('const total = lines.reduce((sum, l) => sum + l.qty, 0);\nshowTotal(total);\n'),
+    data: { message: 'missing ) after argument list' },
+    at: { file: 'app.js', line: 1, column: 53 },
+    alsoBad: {
+      'inline script': { ...page('<script>\n  let a = 1;\n  let a = 2;\n</script>'), data: { message: "Identifier 'a' has already been declared" } },
+      'module syntax in a classic script': { files: { 'app.js': "import { total } from './total.js';\n", 'total.js': 'export const total = 1;\n' }, data: { message: 'Cannot use import statement outside a module' } },
+    },
+    falsePositives: {
+      'module syntax in a module': { files: { ...js("import { total } from './total.js';\nawait total;\n").files, 'total.js': 'export const total = 1;\n' } },
+      'byte-order mark and a regular expression': js('\ufeff/a/.test(document.title);\n'),
+      'HTML-like comments in a classic script': { files: { 'app.js': '<!-- old browsers\nconst a = 1;\n--> also a comment\n' } },
     },
   },
   'unknown-disable-directive': {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { TRIGGER_WORDS, TriggerSearch } from '../../src/core/code/trigger.js';
 
 /** The same question asked with a regular expression, as the reference. */
-const REFERENCE = new RegExp(`${TRIGGER_WORDS.filter((w) => w !== 'write').join('|')}|write(?:ln)?(?![\\w$\\u0080-\\uffff])`);
+const REFERENCE = new RegExp(`${TRIGGER_WORDS.join('|')}|(?:write(?:ln)?|import|export)(?![\\w$\\u0080-\\uffff])`);
 
 function found(text: string, chunks: number[] = [text.length || 1]): boolean {
   const search = new TriggerSearch();
@@ -18,7 +18,7 @@ function found(text: string, chunks: number[] = [text.length || 1]): boolean {
 }
 
 describe('the trigger search', () => {
-  it.each(TRIGGER_WORDS)('finds %s', (word) => {
+  it.each([...TRIGGER_WORDS, 'write', 'writeln', 'import', 'export'])('finds %s', (word) => {
     expect(found(`x=1;a.${word}(2)`)).toBe(true);
   });
 
@@ -48,12 +48,28 @@ describe('the trigger search', () => {
   });
 
   it('agrees with a regular expression, however the bytes are cut', () => {
-    const alphabet = fc.constantFrom(...'pipelinealertconfirmpromptStorageindexedDBcookieHTMLwritelnlineTypeproductIddiscountPercent .(_$x'.split(''));
+    const alphabet = fc.constantFrom(...'pipelinealertconfirmpromptStorageindexedDBcookieHTMLwritelnlineTypeproductIddiscountPercentimportexport .(_$x'.split(''));
     fc.assert(
       fc.property(fc.array(alphabet, { maxLength: 60 }).map((a) => a.join('')), fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 5 }), (text, chunks) => {
         expect(found(text)).toBe(REFERENCE.test(text));
         // At a chunk's end `write` counts as a trigger when unsure, so a cut may only add matches.
         if (REFERENCE.test(text)) expect(found(text, chunks)).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('agrees on long chunks, which are read in several runs at once, whatever lies across their seams', () => {
+    const filler = fc.constantFrom(...'abcdefghkmnoqsuvxyz .(_$;'.split(''));
+    const words = fc.constantFrom(...TRIGGER_WORDS, 'write', 'writeln', 'writer', 'import', 'important', 'export', 'exports', '');
+    fc.assert(
+      fc.property(fc.integer({ min: 512, max: 6000 }), fc.array(filler, { minLength: 6000, maxLength: 6000 }), words, fc.integer({ min: 1, max: 3 }), fc.integer({ min: -40, max: 40 }), (length, fill, word, seam, shift) => {
+        // A word (or a near miss) placed anywhere near a quarter of the chunk, where runs meet.
+        const base = fill.join('').slice(0, length);
+        const at = Math.max(0, Math.min(length - word.length, ((length >> 2) * seam) + shift));
+        const text = base.slice(0, at) + word + base.slice(at + word.length);
+        expect(found(text)).toBe(REFERENCE.test(text));
+        if (REFERENCE.test(text)) expect(found(text, [1100, 2300])).toBe(true);
       }),
       { numRuns: 3000 },
     );

@@ -25,7 +25,7 @@ const IMPORT = [0x69, 0x6d, 0x70, 0x6f, 0x72, 0x74]; // import
 /** Bytes that mean nothing to the reader outside comments and strings: skipped in a tight loop. */
 const PLAIN = new Uint8Array(256);
 for (let c = 0x20; c < 0x80; c++) PLAIN[c] = 1;
-for (const c of '/*"\'(@;{}') PLAIN[c.charCodeAt(0)] = 0;
+for (const c of '/*"\'()@;{}') PLAIN[c.charCodeAt(0)] = 0;
 PLAIN[0x09] = 1;
 
 function isNameByte(c: number): boolean {
@@ -49,6 +49,9 @@ export class CssReader {
   /** Bytes of "import" matched after an `@`, or -1. */
   private atRule = -1;
   private importing = false;
+  /** Parentheses open in code, and the depth of an `image-set(` whose strings are URLs (0: none). */
+  private parens = 0;
+  private imageSet = 0;
   private value: number[] = [];
   private valueLine = 0;
   private valueColumn = 0;
@@ -121,13 +124,14 @@ export class CssReader {
           }
           this.state = S_CODE;
           if (this.importing) this.endValue('stylesheet');
+          else if (this.imageSet > 0 && this.parens === this.imageSet) this.endValue('resource');
           return;
         } else if (c === LF) {
           this.state = S_CODE; // an unterminated string ends at the line break
           this.value = [];
           return;
         }
-        if ((this.importing || this.state === S_URL_STRING) && this.value.length < MAX_URL) this.value.push(c);
+        if ((this.importing || this.imageSet > 0 || this.state === S_URL_STRING) && this.value.length < MAX_URL) this.value.push(c);
         return;
       case S_URL_START:
         if (isAsciiSpace(c)) return;
@@ -181,6 +185,14 @@ export class CssReader {
       this.state = S_URL_START;
       this.recent = 0;
       return;
+    }
+    if (c === 0x28) {
+      this.parens++;
+      // `image-set(` and `-webkit-image-set(`: the only functions whose name ends in "-set".
+      if (this.recent === 0x2d736574 && this.imageSet === 0) this.imageSet = this.parens;
+    } else if (c === 0x29 && this.parens > 0) {
+      if (this.parens === this.imageSet) this.imageSet = 0;
+      this.parens--;
     }
     if (c === 0x40) this.atRule = 0;
     else if (this.atRule >= 0) {

@@ -50,6 +50,8 @@ export class FileReport {
       const last = this.lastKept.get(ruleId);
       if (count > MAX_FINDINGS_PER_RULE && last) last.data = { ...last.data, more: count - MAX_FINDINGS_PER_RULE };
     }
+    // Some findings wait for the end of their scope; give them all in the order of the file.
+    this.findings.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
     return { findings: this.findings, directives: this.directives };
   }
 }

@@ -3,10 +3,13 @@ import { extensionOf } from '../paths.js';
 import { isAsciiSpace, isContinuation, LF, lowerByte } from './chars.js';
 import { CssReader } from './css-scanner.js';
 import { FileReport, mayBeDirective } from './file-report.js';
-import { JsChecks, JsFileState } from './js-checks.js';
-import { effectiveToolType } from './js-scanner.js';
+import type { JsFileState } from './js-file.js';
+import { beginScript, jsFileState } from './js-scanner.js';
+import { noteScriptMode } from './script-modes.js';
+import { checkScript } from './script-syntax.js';
+import type { Finding } from '../problem.js';
 import { JsonChecker } from './json-scanner.js';
-import { bundleIndex, checkReference, type BundleIndex, type ReferenceKind } from './references.js';
+import { bundleIndex, checkReference, resolveReference, type BundleIndex, type ReferenceKind } from './references.js';
 import { JSON_SYNTAX } from './rule-ids.js';
 import type { ContentScanner, ScanContext, ScanOutput, ScanSession } from './scanner.js';
 
@@ -60,6 +63,10 @@ function referenceKind(tag: string, attribute: string, rel: string, as: string):
       return tag === 'video' ? 'resource' : undefined;
     case 'data':
       return tag === 'object' ? 'resource' : undefined;
+    case 'action':
+      return tag === 'form' ? 'link' : undefined;
+    case 'formaction':
+      return tag === 'button' || tag === 'input' ? 'link' : undefined;
     default:
       return undefined;
   }
@@ -100,8 +107,8 @@ type RawConsumer = { write(bytes: Buffer): void; end(): void };
 
 export class HtmlReader {
   private state = S_TEXT;
-  private line = 1;
-  private column = 1;
+  private line: number;
+  private column: number;
 
   private name: number[] = [];
   private tag = '';
@@ -125,15 +132,20 @@ export class HtmlReader {
   private raw: RawConsumer | undefined;
 
   private readonly scripts: JsFileState;
+  /** Syntax checks of the page's scripts, settled once the bundle is read. */
+  readonly later: Array<() => Promise<Finding[]>> = [];
 
   constructor(
     private readonly report: FileReport,
     private readonly index: BundleIndex,
     private readonly file: string,
-    context: ScanContext,
+    private readonly context: ScanContext,
+    /** Where the markup starts, when it sits inside an attribute (`<iframe srcdoc>`). */
+    origin: { line: number; column: number } = { line: 1, column: 1 },
   ) {
-    const { toolType, declared } = effectiveToolType(context.manifest);
-    this.scripts = new JsFileState(report, toolType, declared);
+    this.line = origin.line;
+    this.column = origin.column;
+    this.scripts = jsFileState({ path: file, kind: 'file', declaredSize: 0, readable: true }, context, report);
   }
 
   write(bytes: Buffer): void {
@@ -302,6 +314,7 @@ export class HtmlReader {
     // Handlers and inline styles are read at once, where they stand.
     if (name.startsWith('on') && name.length > 2 && hasValue) this.scanScript(value, attribute.line, attribute.column);
     else if (name === 'style' && hasValue) this.scanStyle(value, attribute.line, attribute.column);
+    else if (name === 'srcdoc' && hasValue && Buffer.from(this.name).toString('latin1') === 'iframe') this.scanDocument(value, attribute.line, attribute.column);
   }
 
   private emitTag(): void {
@@ -324,12 +337,21 @@ export class HtmlReader {
         if (code !== undefined) this.scanScript(code, a.line, a.column + 'javascript:'.length);
       }
     }
+    if (tag === 'script' && attribute('src')) this.noteScript(attribute('src')!.value, attribute('type')?.value);
+    if (tag === 'link' && rel.toLowerCase().split(/\s+/).includes('modulepreload') && attribute('href')) this.noteScript(attribute('href')!.value, 'module');
     if (RAW_TEXT.has(tag)) this.startRaw(tag, attribute('type')?.value, attribute('src') !== undefined);
     this.attributes = [];
   }
 
   private reference(url: string, kind: ReferenceKind, at: Attribute): string | undefined {
     return checkReference(url, kind, { report: this.report, index: this.index, from: this.file, line: at.line, column: at.column });
+  }
+
+  /** Which way a page loads a script file decides how its syntax is read. */
+  private noteScript(src: string, type: string | undefined): void {
+    const kind = (type ?? '').trim().toLowerCase();
+    if (!JS_TYPES.has(kind)) return;
+    noteScriptMode(this.scripts.bundle, resolveReference(this.file, src), kind === 'module' ? 'module' : 'classic');
   }
 
   private startRaw(tag: string, type: string | undefined, hasSource: boolean): void {
@@ -346,8 +368,18 @@ export class HtmlReader {
     if (tag !== 'script' || hasSource) return; // the browser ignores the text of a script with src
     const kind = (type ?? '').trim().toLowerCase();
     if (JS_TYPES.has(kind)) {
-      const checks = new JsChecks(this.scripts, origin);
-      this.raw = { write: (b) => checks.lexer.write(b), end: () => checks.lexer.end() };
+      const walker = beginScript(this.scripts, origin);
+      const chunks: Buffer[] = [];
+      this.raw = {
+        write: (b) => {
+          chunks.push(Buffer.from(b));
+          walker.lexer.write(b);
+        },
+        end: () => {
+          walker.lexer.end();
+          this.later.push(checkScript(Buffer.concat(chunks), kind === 'module' ? 'module' : 'classic', this.file, origin));
+        },
+      };
     } else if (JSON_TYPES.has(kind)) {
       const checker = new JsonChecker(origin);
       this.raw = {
@@ -417,9 +449,20 @@ export class HtmlReader {
   }
 
   private scanScript(code: string, line: number, column: number): void {
-    const checks = new JsChecks(this.scripts, { line, column });
-    checks.lexer.write(Buffer.from(code));
-    checks.lexer.end();
+    const walker = beginScript(this.scripts, { line, column });
+    walker.lexer.write(Buffer.from(code));
+    walker.lexer.end();
+  }
+
+  /**
+   * The page an `<iframe srcdoc>` holds: a document of its own (its scripts share nothing with this
+   * page's), read with positions from the attribute's start (character references in it shift them).
+   */
+  private scanDocument(html: string, line: number, column: number): void {
+    const nested = new HtmlReader(this.report, this.index, this.file, this.context, { line, column });
+    nested.write(Buffer.from(html));
+    nested.end();
+    this.later.push(...nested.later);
   }
 
   private scanStyle(css: string, line: number, column: number): void {
@@ -443,7 +486,9 @@ export const htmlScanner: ContentScanner = {
       write: (chunk) => reader.write(chunk),
       end: (): ScanOutput => {
         reader.end();
-        return report.finish();
+        const output = report.finish();
+        if (reader.later.length > 0) output.later = async () => (await Promise.all(reader.later.map((settle) => settle()))).flat();
+        return output;
       },
     };
   },

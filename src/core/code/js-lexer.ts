@@ -41,6 +41,8 @@ export const P_DIVIDE = 21;
 export const P_TEMPLATE_OPEN = 22;
 /** The `}` that ends a template's `${…}`. */
 export const P_TEMPLATE_CLOSE = 23;
+/** `#` before a private name: the name after it is a member, like one after a dot. */
+export const P_HASH = 24;
 
 // Frame kinds on the bracket stack.
 export const F_PAREN = 1;
@@ -133,6 +135,8 @@ export class JsLexer {
   private continuations = 0;
   /** Absolute offset of byte 0 of the buffer being scanned. */
   private base = 0;
+  /** Absolute offset of the first byte of code (after a byte-order mark). */
+  private codeStart = 0;
   /** True when a line break came between the previous token and the current one. */
   newlineBefore = false;
 
@@ -145,6 +149,8 @@ export class JsLexer {
   /** The template being read has had no `${…}` so far: its text is kept like a string's value. */
   private templatePlain = false;
   private carry: Buffer | undefined;
+  /** The first bytes have not been looked at for a byte-order mark yet. */
+  private atStart = true;
 
   private previous = T_START;
   /** Kind of the previous punctuator, or 0 when the previous token was not one. */
@@ -253,6 +259,20 @@ export class JsLexer {
   private scan(bytes: Buffer, final: boolean): void {
     const n = bytes.length;
     let i = 0;
+    if (this.atStart) {
+      if (n < 3 && !final) {
+        this.carryFrom(bytes, 0, n);
+        return;
+      }
+      this.atStart = false;
+      // A byte-order mark is not code: browsers drop it when they decode the file. Columns start
+      // after it.
+      if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+        i = 3;
+        this.lineStart = 3;
+        this.codeStart = 3;
+      }
+    }
     while (i < n) {
       switch (this.mode) {
         case M_CODE:
@@ -462,8 +482,8 @@ export class JsLexer {
           }
           continue;
         case 0x23: // #
-          if (i === 0 && this.base === 0 && next === 0x21) return this.lineComment(bytes, i, n, final);
-          this.punct(P_OP, i, T_EXPRESSION);
+          if (this.base + i === this.codeStart && next === 0x21) return this.lineComment(bytes, i, n, final);
+          this.punct(P_HASH, i, T_EXPRESSION);
           i++;
           continue;
         default:
@@ -506,7 +526,7 @@ export class JsLexer {
   }
 
   private emitName(bytes: Buffer, start: number, end: number): void {
-    const afterDot = this.previousPunct === P_DOT || this.previousPunct === P_OPT_DOT;
+    const afterDot = this.previousPunct === P_DOT || this.previousPunct === P_OPT_DOT || this.previousPunct === P_HASH;
     const word = lookupWord(bytes, start, end);
     this.handler.name(bytes, start, end, word, afterDot);
     this.afterToken(!afterDot && isExpressionKeyword(word) ? T_EXPRESSION : T_VALUE, 0, afterDot ? -1 : word);

@@ -2,10 +2,14 @@ import type { BundleEntry } from '../bundle/source.js';
 import { manifestObject, manifestString, type ManifestState } from '../manifest/read-manifest.js';
 import { extensionOf } from '../paths.js';
 import { FileReport } from './file-report.js';
-import { JsChecks, JsFileState } from './js-checks.js';
 import { Gate } from './gate.js';
-import { TriggerSearch } from './trigger.js';
+import { JsFileState } from './js-file.js';
+import type { BundleFacts } from './js-rule.js';
+import { JsWalker } from './js-walker.js';
+import { bundleIndex } from './references.js';
 import type { ContentScanner, ScanContext, ScanOutput, ScanSession } from './scanner.js';
+import { checkScript, isMinifiedBuild } from './script-syntax.js';
+import { TriggerSearch } from './trigger.js';
 
 /*
  * Tokenizing every byte of a large minified bundle costs more than inflating it, but every check
@@ -26,42 +30,86 @@ export function effectiveToolType(manifest: ManifestState): { toolType: string |
   return { toolType: type === 'standalone' || type === 'quoting_extension' ? type : undefined, declared: true };
 }
 
+const JQUERY_FILE = /(^|\/)jquery([.-][\w.-]*)?\.js$/i;
+const facts = new WeakMap<readonly BundleEntry[], BundleFacts>();
+
+/** What the scripts' rules may want to know of the bundle, worked out once per bundle. */
+export function bundleFacts(files: readonly BundleEntry[]): BundleFacts {
+  let found = facts.get(files);
+  if (!found) {
+    found = { index: bundleIndex(files), hasJquery: files.some((f) => JQUERY_FILE.test(f.path)), scriptModes: new Map() };
+    facts.set(files, found);
+  }
+  return found;
+}
+
+/** The scripts of one file: what they share, and a walker per script. */
+export function jsFileState(entry: BundleEntry, context: ScanContext, report: FileReport): JsFileState {
+  const { toolType, declared } = effectiveToolType(context.manifest);
+  return new JsFileState(report, entry.path, toolType, declared, bundleFacts(context.files));
+}
+
+/** Starts reading one script of the file (a .js file, or a page's inline script at `origin`). */
+export function beginScript(state: JsFileState, origin?: { line: number; column: number }): JsWalker {
+  const walker = new JsWalker(state, origin);
+  state.walker = walker;
+  return walker;
+}
+
 export const jsScanner: ContentScanner = {
   name: 'javascript',
   accepts: (entry) => extensionOf(entry.path) === '.js',
   begin: (entry, context) => new JsSession(entry, context),
 };
 
+/** A script larger than this is not parsed by js-syntax: holding it whole would cost too much memory. */
+export const SYNTAX_HOLD_LIMIT = 16 * 1024 * 1024;
+
 class JsSession implements ScanSession {
+  /** The whole file, for the syntax check (held, not copied, until the end); undefined past the limit. */
+  private chunks: Buffer[] | undefined = [];
+  private held = 0;
   private readonly report: FileReport;
   private readonly state: JsFileState;
-  private checks: JsChecks | undefined;
+  private walker: JsWalker | undefined;
   private readonly gate: Gate;
 
-  constructor(entry: BundleEntry, context: ScanContext) {
+  constructor(
+    private readonly entry: BundleEntry,
+    context: ScanContext,
+  ) {
     this.report = new FileReport(entry.path);
-    const { toolType, declared } = effectiveToolType(context.manifest);
-    this.state = new JsFileState(this.report, toolType, declared);
-    const trigger = new TriggerSearch();
+    this.state = jsFileState(entry, context, this.report);
+    const trigger = new TriggerSearch(this.state.bundle.hasJquery);
     this.gate = new Gate(
       (chunk) => trigger.found(chunk),
       () => {
-        const checks = new JsChecks(this.state);
-        this.checks = checks;
-        return (chunk) => checks.lexer.write(chunk);
+        const walker = beginScript(this.state);
+        this.walker = walker;
+        return (chunk) => walker.lexer.write(chunk);
       },
     );
   }
 
   write(chunk: Buffer): void {
+    if (this.chunks) {
+      this.held += chunk.length;
+      if (this.held > SYNTAX_HOLD_LIMIT) this.chunks = undefined;
+      else this.chunks.push(chunk);
+    }
     this.gate.write(chunk);
   }
 
-  end(): ScanOutput {
-    if (this.gate.close() && this.checks) {
-      this.checks.lexer.end();
+  end(complete: boolean): ScanOutput {
+    if (this.gate.close() && this.walker) {
+      this.walker.lexer.end();
       this.state.flush();
     }
-    return this.report.finish();
+    const output = this.report.finish();
+    // A file cut short by the budget would show an error that is not in it.
+    const chunks = this.chunks;
+    this.chunks = undefined;
+    if (complete && chunks && !isMinifiedBuild(chunks)) output.later = checkScript(Buffer.concat(chunks), { file: this.entry.path, facts: this.state.bundle }, this.entry.path);
+    return output;
   }
 }

@@ -33,7 +33,7 @@ const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
 const PLACEHOLDER = /\{\{|\$\{|<%/;
 
 export interface ReferenceSite {
-  report: FileReport;
+  report: Pick<FileReport, 'add'>;
   index: BundleIndex;
   /** Path of the file the reference is written in; relative references resolve from its folder. */
   from: string;
@@ -85,6 +85,14 @@ export function checkReference(raw: string, kind: ReferenceKind, site: Reference
   if (sameLetters) data.sameLetters = sameLetters;
   report.add(REFERENCE_MISSING, line, column, data);
   return undefined;
+}
+
+/** The bundle path a relative reference from `from` names, or undefined for any other reference. */
+export function resolveReference(from: string, raw: string): string | undefined {
+  const reference = raw.trim();
+  if (reference === '' || SCHEME.test(reference) || reference.startsWith('/') || reference.startsWith('\\') || PLACEHOLDER.test(reference)) return undefined;
+  const path = safeDecode(reference.replace(/[?#].*$/s, '')).replace(/\\/g, '/');
+  return path === '' ? undefined : normalise(folderOf(from) + path);
 }
 
 function safeDecode(text: string): string {

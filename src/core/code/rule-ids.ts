@@ -13,6 +13,7 @@ export const REFERENCE_ROOT_ABSOLUTE = 'reference-root-absolute';
 export const REFERENCE_INSECURE = 'reference-insecure';
 export const REFERENCE_REMOTE = 'reference-remote';
 export const JSON_SYNTAX = 'json-syntax';
+export const JS_SYNTAX = 'js-syntax';
 export const UNKNOWN_DISABLE_DIRECTIVE = 'unknown-disable-directive';
 
 export const CODE_RULE_IDS: readonly string[] = [
@@ -28,5 +29,6 @@ export const CODE_RULE_IDS: readonly string[] = [
   REFERENCE_INSECURE,
   REFERENCE_REMOTE,
   JSON_SYNTAX,
+  JS_SYNTAX,
   UNKNOWN_DISABLE_DIRECTIVE,
 ];

@@ -19,6 +19,11 @@ export interface DisableDirective {
 export interface ScanOutput {
   findings: Finding[];
   directives: DisableDirective[];
+  /**
+   * Findings that need the whole bundle read first (a script's syntax depends on whether a page
+   * loads it as a module) or work done elsewhere: called once every file has been read.
+   */
+  later?: () => Promise<Finding[]>;
 }
 
 /** What a scanner may know about the bundle besides the file it reads. */

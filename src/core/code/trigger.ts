@@ -8,22 +8,40 @@ import { JS_NAME_PART } from './chars.js';
  * of the equivalent regular expression (which also needs the bytes turned into a string first).
  *
  * A match inside a longer name (`HTMLElement`, `alerts`) or inside a string only costs a
- * tokenization; it never hides a finding. `write` alone is common as part of `writer`, so it
- * counts only as a whole name (`write` or `writeln`).
+ * tokenization; it never hides a finding. `write`, `writeln`, `import` and `export` are common
+ * inside longer names (`writer`, `important`), so they count only when no name character follows.
  */
-export const TRIGGER_WORDS = ['pipeline', 'alert', 'confirm', 'prompt', 'Storage', 'indexedDB', 'cookie', 'HTML', 'write', 'lineType', 'productId', 'discountPercent'];
+export const TRIGGER_WORDS = [
+  'pipeline', 'alert', 'confirm', 'prompt', 'Storage', 'indexedDB', 'cookie', 'HTML', 'srcdoc', 'createContextualFragment',
+  'lineType', 'productId', 'discountPercent',
+];
+/** Triggers that count only as a whole name (`import`, not `important`; `write`, not `writer`). */
+const WHOLE_WORDS = ['write', 'writeln', 'import', 'export'];
+/** jQuery's `.html(…)` matters only in a bundle that ships jQuery. */
+export const JQUERY_TRIGGER = '.html(';
 
 const PLAIN = 1;
 const WHOLE_NAME = 2;
 
-function build() {
+/** A run after the first starts this far before its part: more than any word and the byte after it. */
+const OVERLAP = 32;
+/** Chunks shorter than four times this are read in one run. */
+const LANE_MIN = 256;
+
+/*
+ * The automaton is compiled so that the search loop needs no test per byte: a state where a word
+ * has been matched goes to ACCEPT, a state that never leaves; after a whole word, a byte that
+ * cannot continue a name goes to ACCEPT too. The loop then reads eight bytes per test.
+ */
+function build(plain: readonly string[]) {
+  const words = [...plain, ...WHOLE_WORDS];
   // Only bytes that occur in a word can move the automaton off its root: for every other byte each
   // state goes back to the root, row offset 0, which is what a fresh table holds. Filling only the
   // columns of those few bytes keeps this out of the start-up time of every run.
-  const alphabet = [...new Set(Buffer.from(TRIGGER_WORDS.join(''), 'latin1'))];
+  const alphabet = [...new Set(Buffer.from(words.join(''), 'latin1'))];
   const children: Array<Record<number, number>> = [{}];
   const output = [0];
-  for (const word of TRIGGER_WORDS) {
+  for (const word of words) {
     let state = 0;
     for (const byte of Buffer.from(word, 'latin1')) {
       let target = children[state]![byte];
@@ -35,7 +53,7 @@ function build() {
       }
       state = target;
     }
-    output[state] = word === 'write' ? WHOLE_NAME : PLAIN;
+    output[state] = WHOLE_WORDS.includes(word) ? WHOLE_NAME : PLAIN;
   }
   // Breadth first, so that a state's fallback (the longest suffix that is also a prefix) is
   // complete before the states below it need it.
@@ -50,7 +68,8 @@ function build() {
   }
   for (let head = 0; head < queue.length; head++) {
     const state = queue[head]!;
-    if (output[state] === 0) output[state] = output[fail[state]!]!;
+    // A plain word ending here wins over a whole word (it needs nothing after it).
+    if (output[state] !== PLAIN && output[fail[state]!] !== 0) output[state] = Math.min(output[state] || WHOLE_NAME, output[fail[state]!]!);
     for (const c of alphabet) {
       const target = children[state]![c];
       if (target === undefined) next[state * 256 + c] = next[fail[state]! * 256 + c]!;
@@ -61,48 +80,86 @@ function build() {
       }
     }
   }
-  // Renumber so that every accepting state comes last: one comparison per byte tells a match.
-  // The sort is stable, so the root keeps number 0 and the untouched columns stay right.
-  const order = [...Array(count).keys()].sort((a, b) => Number(output[a]! > 0) - Number(output[b]! > 0));
-  const renamed = new Array<number>(count);
-  order.forEach((state, index) => (renamed[state] = index));
+  const accept = count;
+  if (Math.max(...words.map((w) => w.length)) >= OVERLAP) throw new Error('a trigger word is longer than the overlap of the runs');
+  // Offsets must fit in 16 bits: at most 255 states, which the words' total length bounds.
+  if (accept > 255) throw new Error(`trigger automaton has ${accept + 1} states; at most 256 fit its table`);
   // A state is stored as its row's offset (number × 256), which saves a shift per byte.
-  const states = new Uint16Array(count * 256);
-  const kinds = new Uint8Array(count);
+  const states = new Uint16Array((count + 1) * 256);
+  const pending = new Uint8Array(count + 1);
   for (let s = 0; s < count; s++) {
-    kinds[renamed[s]!] = output[s]!;
-    for (const c of alphabet) states[renamed[s]! * 256 + c] = renamed[next[s * 256 + c]!]! * 256;
+    for (let c = 0; c < 256; c++) {
+      const target = next[s * 256 + c]!;
+      const whole = output[s] === WHOLE_NAME && !JS_NAME_PART[c];
+      states[s * 256 + c] = (output[target] === PLAIN || whole ? accept : target) * 256;
+    }
+    // At a chunk's end right after a whole word, the next byte is unknown: count it as found.
+    if (output[s] === WHOLE_NAME) pending[s] = 1;
   }
-  return { states, kinds, firstAccepting: order.findIndex((s) => output[s]! > 0) * 256 };
+  states.fill(accept * 256, accept * 256);
+  return { states, pending, accept: accept * 256 };
 }
 
-const { states: STATES, kinds: KINDS, firstAccepting: FIRST_ACCEPTING } = build();
+type Automaton = ReturnType<typeof build>;
+let plain: Automaton | undefined;
+let withJquery: Automaton | undefined;
 
 export class TriggerSearch {
   private state = 0;
+  private readonly states: Uint16Array;
+  private readonly pending: Uint8Array;
+  private readonly accept: number;
+
+  /** `jquery`: the bundle ships jQuery, so `.html(` is a trigger too. */
+  constructor(jquery = false) {
+    const automaton = jquery ? (withJquery ??= build([...TRIGGER_WORDS, JQUERY_TRIGGER])) : (plain ??= build(TRIGGER_WORDS));
+    this.states = automaton.states;
+    this.pending = automaton.pending;
+    this.accept = automaton.accept;
+  }
 
   /** True once a trigger has been seen in the bytes given so far. */
   found(bytes: Uint8Array): boolean {
-    let s = this.state;
+    const t = this.states;
+    const accept = this.accept;
     const n = bytes.length;
-    for (let i = 0; i < n; i++) {
-      s = STATES[s | bytes[i]!]!;
-      if (s >= FIRST_ACCEPTING && (KINDS[s >> 8] === PLAIN || this.wholeName(bytes, i))) return true;
+    let a = this.state;
+    let i = 0;
+    if (n >= 4 * LANE_MIN) {
+      // Four runs at once, one per quarter: each table load waits for the one before it, and
+      // independent chains of loads keep the processor busy. A run other than the first starts
+      // from the root a little before its quarter, which is enough to see any word that ends in
+      // it; the last one ends in the state the whole chunk leads to.
+      const q = n >> 2;
+      let j = q - OVERLAP;
+      let k = 2 * q - OVERLAP;
+      let l = 3 * q - OVERLAP;
+      let b = 0;
+      let c = 0;
+      let d = 0;
+      for (; i + 2 <= q; i += 2, j += 2, k += 2, l += 2) {
+        a = t[a | bytes[i]!]!;
+        b = t[b | bytes[j]!]!;
+        c = t[c | bytes[k]!]!;
+        d = t[d | bytes[l]!]!;
+        a = t[a | bytes[i + 1]!]!;
+        b = t[b | bytes[j + 1]!]!;
+        c = t[c | bytes[k + 1]!]!;
+        d = t[d | bytes[l + 1]!]!;
+        if (a === accept || b === accept || c === accept || d === accept) return true;
+      }
+      // The quarters' ends (the first three overlap the next run by OVERLAP bytes, so need not).
+      for (; l < n; l++) d = t[d | bytes[l]!]!;
+      if (d === accept) return true;
+      for (; i < q; i++) a = t[a | bytes[i]!]!;
+      for (; j < 2 * q; j++) b = t[b | bytes[j]!]!;
+      for (; k < 3 * q; k++) c = t[c | bytes[k]!]!;
+      if (a === accept || b === accept || c === accept) return true;
+      this.state = d;
+      return this.pending[d >> 8] === 1;
     }
-    this.state = s;
-    return false;
-  }
-
-  /** After `write` at `end`: is it the whole name `write` or `writeln`? Unsure at a chunk's end. */
-  private wholeName(bytes: Uint8Array, end: number): boolean {
-    const after = (k: number) => (end + k < bytes.length ? bytes[end + k]! : -1);
-    const a = after(1);
-    if (a < 0 || !JS_NAME_PART[a]) return true;
-    if (a !== 0x6c) return false;
-    const b = after(2);
-    if (b < 0) return true;
-    if (b !== 0x6e) return false;
-    const c = after(3);
-    return c < 0 || !JS_NAME_PART[c];
+    for (; i < n; i++) a = t[a | bytes[i]!]!;
+    this.state = a;
+    return a === accept || this.pending[a >> 8] === 1;
   }
 }

@@ -9,15 +9,20 @@ export const WORDS = [
   'await', 'yield', 'of',
   // Keywords before `(` whose `)` may be followed by a statement, and so by a regular expression.
   'if', 'while', 'for', 'with',
+  // Keywords before `(` that are not a call (`switch`) or whose parentheses bind names (`catch`).
+  'switch', 'catch',
   // Keywords before `{` that open a block.
   'try', 'finally',
   // Declarations.
   'var', 'let', 'const', 'function', 'class',
+  // Module syntax.
+  'import', 'export', 'from', 'as',
   // Objects that stand for the global scope.
-  'window', 'globalThis', 'self',
+  'window', 'globalThis', 'self', 'parent', 'top', 'frames',
   // What the checks look for.
-  'pipeline', 'document', 'alert', 'confirm', 'prompt', 'localStorage', 'sessionStorage', 'indexedDB',
-  'cookie', 'innerHTML', 'outerHTML', 'insertAdjacentHTML', 'write', 'writeln', 'lineType', 'productId',
+  'pipeline', 'document', 'alert', 'confirm', 'prompt', 'call', 'apply', 'localStorage', 'sessionStorage', 'indexedDB',
+  'cookie', 'innerHTML', 'outerHTML', 'insertAdjacentHTML', 'write', 'writeln', 'srcdoc', 'createContextualFragment',
+  'setHTMLUnsafe', 'Object', 'assign', 'html', '$', 'jQuery', 'lineType', 'productId',
   'qty', 'unitPrice', 'taxRate', 'discountPercent', 'lines',
 ] as const;
 
@@ -27,6 +32,8 @@ export type Word = (typeof WORDS)[number];
 export const W = Object.fromEntries(WORDS.map((word, index) => [word, index])) as { readonly [K in Word]: number };
 
 export const MAX_WORD_LENGTH = Math.max(...WORDS.map((w) => w.length));
+
+const DOLLAR_WORD = WORDS.indexOf('$');
 
 const SLOTS = 1024;
 const slotWord = new Int16Array(SLOTS).fill(-1);
@@ -57,6 +64,8 @@ for (let id = 0; id < WORDS.length; id++) {
 /** The number of the word spelled by `bytes[start, end)`, or -1. */
 export function lookupWord(bytes: Uint8Array, start: number, end: number): number {
   const length = end - start;
+  // `$` is the only one-letter word: jQuery's name.
+  if (length === 1) return bytes[start] === 0x24 ? DOLLAR_WORD : -1;
   if (length < 2 || length > MAX_WORD_LENGTH || lengthAndFirst[length * 256 + bytes[start]!] === 0) return -1;
   let slot = slotOf(hashBytes(bytes, start, end));
   for (;;) {

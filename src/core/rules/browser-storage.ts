@@ -1,5 +1,36 @@
+import { END_ARROW, END_KEY, type JsDetector } from '../code/js-rule.js';
+import { isGlobalObject } from '../code/js-chain.js';
 import { andMore } from '../code/wording.js';
+import { W } from '../code/words.js';
 import { defineCollectedRule } from './rule.js';
+
+const STORAGE = [W.localStorage, W.sessionStorage, W.indexedDB];
+
+/**
+ * Any use of `localStorage`, `sessionStorage`, `indexedDB` (bare or on the global object) or
+ * `document.cookie`. An object key, a property of another object, a parameter or a variable of the
+ * script's own is not; `const { localStorage: ls } = window` is.
+ */
+const js: JsDetector = {
+  chainWords: ['localStorage', 'sessionStorage', 'indexedDB', 'cookie'],
+  create: (context) => ({
+    chain(chain) {
+      if (!chain.rooted || chain.end === END_KEY || chain.end === END_ARROW) return;
+      const g = chain.globalPrefix();
+      const word = chain.word(g);
+      if (STORAGE.includes(word)) {
+        context.reportUse(chain.word(0), 'browser-storage', chain.line(0), chain.column(0), { api: chain.text(g) });
+      } else if (word === W.document && chain.word(g + 1) === W.cookie) {
+        context.reportUse(chain.word(0), 'browser-storage', chain.line(0), chain.column(0), { api: 'document.cookie' });
+      }
+    },
+    declarator(declarator) {
+      const init = declarator.init;
+      if (declarator.key === undefined || !init || !STORAGE.includes(declarator.keyWord) || declarator.name === declarator.key) return;
+      if (init.words.every(isGlobalObject)) context.report('browser-storage', declarator.line, declarator.column, { api: declarator.key });
+    },
+  }),
+};
 
 export default defineCollectedRule<{ api: string; more?: number }>({
   id: 'browser-storage',
@@ -10,4 +41,5 @@ export default defineCollectedRule<{ api: string; more?: number }>({
   fix: 'Keep preferences with `pipeline.settings.get` / `settings.set` (SDK 2.3.0+).',
   message: (data) =>
     `${data.api} is not dependable in the platform's sandboxed frame (its origin is opaque): access may throw and what is stored may vanish. Keep tool preferences with pipeline.settings.get and pipeline.settings.set (SDK 2.3.0 and later).${andMore(data)}`,
+  js,
 });

@@ -63,6 +63,7 @@ import referenceRootAbsolute from './reference-root-absolute.js';
 import referenceInsecure from './reference-insecure.js';
 import referenceRemote from './reference-remote.js';
 import jsonSyntax from './json-syntax.js';
+import jsSyntax from './js-syntax.js';
 import unknownDisableDirective from './unknown-disable-directive.js';
 import type { AnyRule } from './rule.js';
 
@@ -130,6 +131,7 @@ export const rules: readonly AnyRule[] = [
   referenceInsecure,
   referenceRemote,
   jsonSyntax,
+  jsSyntax,
   unknownDisableDirective,
 ] as readonly AnyRule[];
 

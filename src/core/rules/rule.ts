@@ -1,5 +1,6 @@
 import type { ExcludedEntry } from '../bundle/left-out.js';
 import type { BundleEntry, BundleSource } from '../bundle/source.js';
+import type { JsDetector } from '../code/js-rule.js';
 import type { ManifestState } from '../manifest/read-manifest.js';
 import type { Finding, Severity } from '../problem.js';
 
@@ -53,6 +54,8 @@ export interface Rule<D extends object = Record<string, unknown>> {
   /** The wording of one finding, made from its data. */
   message(data: D, file?: string): string;
   check(context: RuleContext): RuleHit<D>[];
+  /** For a rule found in JavaScript: how it reads the token stream (src/core/code/js-rule.ts). */
+  readonly js?: JsDetector;
 }
 
 /** Why and how to fix, shared by the archive integrity rules, which have one cause and one cure. */

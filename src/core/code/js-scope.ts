@@ -1,0 +1,151 @@
+import type { ChainState } from './js-chain.js';
+import { SCOPE_BIT, type JsFileState, type Use } from './js-file.js';
+import { FR_CONTROL, FR_PAREN, MAX_FRAMES, type Frames } from './js-frames.js';
+import {
+  P_ARROW,
+  P_COMMA,
+  P_LBRACE,
+  P_LBRACKET,
+  P_LPAREN,
+  P_RBRACE,
+  P_RBRACKET,
+  P_RPAREN,
+  P_SEMI,
+  P_TEMPLATE_CLOSE,
+  P_TEMPLATE_OPEN,
+  type JsLexer,
+} from './js-lexer.js';
+import { END_ARROW, END_KEY, K_PUNCT } from './js-rule.js';
+
+/*
+ * Scope, per bracket frame: a name declared in a frame (a variable, a function, a class, a
+ * parameter, an import) shadows the global of that name in the frame and the frames inside it.
+ * A use of a global waits in the frame where it is read until that frame closes; by then every
+ * declaration of the frame has been seen (function declarations and `var` are hoisted, so one
+ * further down counts too), and the use moves out to the enclosing frame or is dropped. Whether
+ * a parenthesis held parameters is known only at the token after it (`{` or `=>`).
+ */
+
+/** A parenthesis just closed: its parameters count if `{` or `=>` comes next. */
+interface ClosedParen {
+  /** Uses read inside it, dropped if it was a parameter list. */
+  uses: Use[] | undefined;
+  /** Names it binds if it was a parameter list, or declares for the block after it (`for (let …)`). */
+  bindings: number;
+  declared: number;
+  control: boolean;
+}
+
+export class Scope {
+  private closedParen: ClosedParen | undefined;
+  /** Names bound by an arrow function's parameters, until its body starts. */
+  private arrowBindings = -1;
+  /** Bodies of arrow functions without braces, and the names their parameters bind. */
+  readonly arrowScopes: Array<{ depth: number; bindings: number }> = [];
+
+  constructor(
+    private readonly frames: Frames,
+    private readonly state: JsFileState,
+    private readonly lexer: JsLexer,
+  ) {}
+
+  /** A parenthesis or an arrow waits for the next token. */
+  get pending(): boolean {
+    return this.closedParen !== undefined || this.arrowBindings >= 0;
+  }
+
+  use(use: Use): void {
+    if (use.bit === 0) {
+      this.state.report.add(use.ruleId, use.line, use.column, use.data);
+      return;
+    }
+    for (const scope of this.arrowScopes) if (scope.bindings & use.bit) return;
+    const depth = this.lexer.depth;
+    if (depth >= MAX_FRAMES) return;
+    if (depth === 0) this.state.rootUses.push(use);
+    else (this.frames.uses[depth] ??= []).push(use);
+  }
+
+  /** Marks names as declared in the frame at `depth`. */
+  declare(depth: number, bits: number): void {
+    const declared = this.frames.declared;
+    if (bits !== 0 && depth < declared.length) declared[depth] = declared[depth]! | bits;
+  }
+
+  /** A single name ending here may be a parameter (or, with `=>`, an arrow's only parameter). */
+  noteBinding(chain: ChainState, end: number): void {
+    if (!chain.rooted || chain.length !== 1 || chain.aliased || end === END_KEY) return;
+    const bit = SCOPE_BIT[chain.word(0)] ?? 0;
+    if (bit === 0) return;
+    const bindings = this.frames.bindings;
+    if (end === END_ARROW) this.arrowBindings = bit;
+    else if (chain.depth < bindings.length) bindings[chain.depth] = bindings[chain.depth]! | bit;
+  }
+
+  /** What a closed parenthesis or an arrow left for the token after it (of this kind and punctuator). */
+  settle(kind: number, punct: number): void {
+    const brace = kind === K_PUNCT && punct === P_LBRACE;
+    const arrow = kind === K_PUNCT && punct === P_ARROW;
+    const opener = kind === K_PUNCT && (punct === P_LPAREN || punct === P_LBRACKET || punct === P_LBRACE || punct === P_TEMPLATE_OPEN);
+    const depth = this.lexer.depth;
+    const closed = this.closedParen;
+    if (closed) {
+      this.closedParen = undefined;
+      if (!closed.control && (brace || arrow)) {
+        if (brace) this.declare(depth, closed.bindings | closed.declared);
+        else this.arrowBindings = closed.bindings | closed.declared;
+      } else {
+        if (closed.control && brace) this.declare(depth, closed.declared);
+        if (closed.uses) this.frames.moveUses(this.state, closed.uses, depth - (opener ? 1 : 0));
+      }
+      return;
+    }
+    if (this.arrowBindings >= 0 && !arrow) {
+      const bindings = this.arrowBindings;
+      this.arrowBindings = -1;
+      if (bindings === 0) return;
+      if (brace) this.declare(depth, bindings);
+      else this.arrowScopes.push({ depth: depth - (opener ? 1 : 0), bindings });
+    }
+  }
+
+  /** An arrow function's body without braces ends at `,`, `;` or a closing bracket of its level. */
+  endArrowScopes(kind: number, depth: number): void {
+    const scopes = this.arrowScopes;
+    const closer = kind === P_RPAREN || kind === P_RBRACKET || kind === P_RBRACE || kind === P_TEMPLATE_CLOSE;
+    while (scopes.length > 0) {
+      const top = scopes[scopes.length - 1]!;
+      const ends = depth < top.depth || (depth === top.depth && (kind === P_COMMA || kind === P_SEMI || closer));
+      if (!ends) return;
+      scopes.pop();
+    }
+  }
+
+  /** The frame at `depth` closes (the lexer has not popped it yet). */
+  close(kind: number, depth: number): void {
+    if (depth === 0 || depth >= MAX_FRAMES) return;
+    const ends = this.frames.objectEnds[depth];
+    if (ends) {
+      this.frames.objectEnds[depth] = undefined;
+      for (const done of ends) done(this.frames.keys[depth]!);
+    }
+    const declared = this.frames.declared[depth]!;
+    let uses = this.frames.uses[depth];
+    if (uses) {
+      this.frames.uses[depth] = undefined;
+      uses = uses.filter((use) => (declared & use.bit) === 0);
+      if (uses.length === 0) uses = undefined;
+    }
+    const flags = this.frames.flags[depth]!;
+    if (kind === P_RPAREN && (flags & FR_PAREN) !== 0) {
+      // Whether this was a parameter list is known at the next token (when it matters at all).
+      const bindings = this.frames.bindings[depth]!;
+      if (uses || bindings !== 0 || declared !== 0) this.closedParen = { uses, bindings, declared, control: (flags & FR_CONTROL) !== 0 };
+      return;
+    }
+    // Names bound inside a destructuring pattern belong to the parameter list around it.
+    if (this.frames.bindings[depth] !== 0) this.frames.bindings[depth - 1] = this.frames.bindings[depth - 1]! | this.frames.bindings[depth]!;
+    if (uses) this.frames.moveUses(this.state, uses, depth - 1);
+  }
+
+}

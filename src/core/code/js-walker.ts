@@ -1,0 +1,560 @@
+import { isBridgeAliasTarget } from './bridge-calls.js';
+import { decodeRange } from './chars.js';
+import { ChainState, isGlobalObject } from './js-chain.js';
+import { CHAIN_INTEREST, PROPERTY_BIT, PROPERTY_INTEREST, SCOPE_BIT, type JsFileState } from './js-file.js';
+import {
+  F_OBJECT,
+  JsLexer,
+  P_ARROW,
+  P_ASSIGN,
+  P_COLON,
+  P_COMMA,
+  P_DOT,
+  P_LBRACE,
+  P_LBRACKET,
+  P_LPAREN,
+  P_OPT_DOT,
+  P_PLUS_ASSIGN,
+  P_RBRACE,
+  P_RBRACKET,
+  P_RPAREN,
+  P_TEMPLATE_CLOSE,
+  P_TEMPLATE_OPEN,
+  type JsTokenHandler,
+  type LexerOrigin,
+} from './js-lexer.js';
+import { Declarations } from './js-declarations.js';
+import { FR_CALL, FR_CONTROL, FR_PAREN, Frames, MAX_FRAMES } from './js-frames.js';
+import { Scope } from './js-scope.js';
+import { TokenView } from './js-token.js';
+import {
+  END_ARROW,
+  END_ASSIGN,
+  END_CALL,
+  END_KEY,
+  END_OTHER,
+  END_PLUS_ASSIGN,
+  K_END,
+  K_NAME,
+  K_NUMBER,
+  K_PUNCT,
+  K_REGEX,
+  K_STRING,
+  K_TEMPLATE_END,
+  K_TEMPLATE_START,
+  type Token,
+} from './js-rule.js';
+import { W } from './words.js';
+
+/*
+ * Turns the tokenizer's tokens into what rules read: member chains (ended by the token after them),
+ * object-literal properties, and scopes. It does the shared work once per token and calls a rule
+ * only for the chains and keys it named, so an ordinary token costs a few comparisons whatever the
+ * number of rules.
+ *
+ * Scope (js-scope.ts) is kept per bracket frame (js-frames.ts); declarations are read by
+ * js-declarations.ts.
+ */
+
+// A member written in brackets: `[` + one literal + `]` after a value.
+const BR_OFF = 0;
+const BR_OPEN = 1;
+const BR_TEMPLATE = 2;
+const BR_LITERAL = 3;
+
+
+export class JsWalker implements JsTokenHandler {
+  readonly lexer: JsLexer;
+  readonly chain = new ChainState();
+  private readonly declarations: Declarations;
+
+  // The token being handled, for watchers.
+  tokenKind = 0;
+  tokenPunct = 0;
+  tokenWord = -1;
+  private readonly token: Token;
+  private tokenBytes: Buffer | undefined;
+  private tokenStart = 0;
+  private tokenEnd = 0;
+
+  /** Per-frame facts, indexed by bracket depth. */
+  private readonly frames = new Frames();
+  /** Declarations, parameters and the uses of globals they may cancel. */
+  readonly scope: Scope;
+
+  private watchers: Array<(token: Token) => boolean> = [];
+  /** Per watcher, the token it was added at (it has seen that one already). */
+  private watcherSince: number[] = [];
+  /** Counts tokens. */
+  private serial = 0;
+  private bracket = BR_OFF;
+  private bracketDepth = 0;
+  private bracketWord = -1;
+  private bracketText: string | undefined;
+  private bracketLine = 0;
+  private bracketColumn = 0;
+  /** The chain ended at the `)` of a parenthesised expression; a `(` next makes it a call. */
+  private held = false;
+  /** First word of the chain whose call just closed, for `$(x).html`. */
+  private calledRoot = -1;
+  private receiver = -1;
+  /** A `function` or `class` keyword was read: the next name is declared. */
+  private declaring = false;
+  // A key of an object literal that a rule asked for: its `:` makes it a property.
+  private keyWord = -1;
+  private keyLine = 0;
+  private keyColumn = 0;
+
+  constructor(
+    private readonly state: JsFileState,
+    origin?: LexerOrigin,
+  ) {
+    this.lexer = new JsLexer(this, origin);
+    this.scope = new Scope(this.frames, state, this.lexer);
+    this.declarations = new Declarations(this, state);
+    this.frames.declared[0] = state.rootDeclared;
+    this.token = new TokenView(this);
+  }
+
+  // --- the current token, for watchers and declarations --------------------------------------------
+
+  get newlineBefore(): boolean {
+    return this.lexer.newlineBefore;
+  }
+
+  depth(): number {
+    return this.lexer.depth;
+  }
+
+  stringValue(): string | undefined {
+    return this.lexer.stringValue();
+  }
+
+  plainTemplate(): boolean {
+    return this.lexer.plainTemplate();
+  }
+
+  numberValue(): number {
+    if (this.tokenKind !== K_NUMBER || !this.tokenBytes) return NaN;
+    const text = this.tokenBytes.toString('latin1', this.tokenStart, this.tokenEnd).replace(/_/g, '');
+    if (/^0[0-7]+$/.test(text)) return parseInt(text, 8); // legacy octal
+    return Number(text);
+  }
+
+  line(): number {
+    return this.tokenKind === K_STRING ? this.lexer.stringLine() : this.lexer.fileLine();
+  }
+
+  column(): number {
+    return this.tokenKind === K_STRING ? this.lexer.stringColumn() : this.lexer.fileColumn(this.tokenStart);
+  }
+
+  /** The text of the current name token, decoded when called (later, if need be). */
+  nameGetter(): () => string {
+    const bytes = this.tokenBytes;
+    const start = this.tokenStart;
+    const end = this.tokenEnd;
+    let text: string | undefined;
+    return () => (text ??= bytes ? decodeRange(bytes, start, end) : '');
+  }
+
+  // --- for rules (through the file's context) ------------------------------------------------------
+
+  tagCall(tag: number): void {
+    const depth = this.lexer.depth;
+    if (depth < this.frames.ownTags.length) {
+      this.frames.ownTags[depth] = tag;
+      this.frames.contextTags[depth] = tag;
+    }
+  }
+
+  watch(watcher: (token: Token) => boolean): void {
+    // A watcher sees the token being handled first.
+    if (watcher(this.token)) {
+      this.watchers.push(watcher);
+      this.watcherSince.push(this.serial);
+    }
+  }
+
+  onObjectEnd(done: (keys: number) => void): void {
+    const depth = this.lexer.depth;
+    if (depth < MAX_FRAMES) (this.frames.objectEnds[depth] ??= []).push(done);
+  }
+
+  // --- tokens --------------------------------------------------------------------------------------
+
+  name(bytes: Buffer, start: number, end: number, word: number, afterDot: boolean): void {
+    this.setToken(K_NAME, 0, word, bytes, start, end);
+    const chain = this.chain;
+    if (this.bracket !== BR_OFF) this.bracketOff();
+    const continues = afterDot && chain.length > 0 && chain.dot && !this.held;
+    if (!continues && chain.length > 0) this.endChain();
+    if (this.scope.pending) this.scope.settle(this.tokenKind, this.tokenPunct);
+    if (this.watchers.length > 0) this.runWatchers();
+    if (this.keyWord >= 0) this.keyWord = -1;
+    if (word >= 0 || this.declarations.busy) this.declarations.name(word, afterDot);
+
+    const lexer = this.lexer;
+    if (continues) {
+      chain.dot = false;
+      chain.push(word, bytes, start, end, undefined, lexer.fileLine(), lexer.fileColumn(start));
+      if (word >= 0) chain.interest |= CHAIN_INTEREST[word]!;
+      return;
+    }
+    if (afterDot) {
+      // A member of something unnamed: `f().html`, `this.innerHTML`, `#alert`.
+      const receiver = this.receiver;
+      this.receiver = -1;
+      if ((word >= 0 && CHAIN_INTEREST[word] !== 0) || receiver >= 0) {
+        chain.start(false, receiver, lexer.depth, lexer.previousPunct);
+        chain.push(word, bytes, start, end, undefined, lexer.fileLine(), lexer.fileColumn(start));
+        if (word >= 0) chain.interest |= CHAIN_INTEREST[word]!;
+      }
+      return;
+    }
+    const previousPunct = lexer.previousPunct;
+    if (this.declaring) {
+      // `function alert(…)`, `class Storage`: the name is declared, not used.
+      this.declaring = false;
+      if (word >= 0) this.scope.declare(lexer.depth, SCOPE_BIT[word]!);
+      return;
+    }
+    if (word >= 0) {
+      if (word === W.function || word === W.class) {
+        this.declaring = true;
+        return;
+      }
+      if (PROPERTY_INTEREST[word] && (previousPunct === P_LBRACE || previousPunct === P_COMMA)) this.keyCandidate(word, lexer.fileLine(), lexer.fileColumn(start));
+      // Keywords and other words no rule and no scope cares about start no chain.
+      if (CHAIN_INTEREST[word] === 0 && SCOPE_BIT[word] === 0) return;
+      chain.start(true, -1, lexer.depth, previousPunct);
+      chain.push(word, bytes, start, end, undefined, lexer.fileLine(), lexer.fileColumn(start));
+      chain.interest = CHAIN_INTEREST[word]!;
+      return;
+    }
+    const state = this.state;
+    if (state.aliases.size > 0 && state.aliasFirstBytes[bytes[start]!] === 1) {
+      const alias = state.aliases.get(decodeRange(bytes, start, end));
+      if (alias) {
+        chain.start(true, -1, lexer.depth, previousPunct);
+        chain.aliased = true;
+        chain.aliasLength = alias.words.length;
+        const line = lexer.fileLine();
+        const column = lexer.fileColumn(start);
+        for (let i = 0; i < alias.words.length; i++) {
+          const w = alias.words[i]!;
+          chain.push(w, undefined, 0, 0, alias.texts[i], line, column);
+          if (w >= 0) chain.interest |= CHAIN_INTEREST[w]!;
+        }
+      }
+    }
+  }
+
+  punct(kind: number, at: number): void {
+    this.setToken(K_PUNCT, kind, -1, undefined, at, at);
+    const lexer = this.lexer;
+    const depth = lexer.depth;
+    const chain = this.chain;
+    const opens = kind === P_LPAREN || kind === P_LBRACKET || kind === P_LBRACE || kind === P_TEMPLATE_OPEN;
+    if (opens) this.openFrame(depth, kind);
+
+    if (this.bracket !== BR_OFF) this.bracketPunct(kind, depth);
+    else if (chain.length > 0) {
+      if ((kind === P_DOT || kind === P_OPT_DOT) && !this.held) {
+        if (!(chain.dot && kind === P_OPT_DOT)) chain.dot = true;
+      } else if (kind === P_LBRACKET && !this.held && (!chain.dot || lexer.previousPunct === P_OPT_DOT)) {
+        this.openBracket(depth);
+      } else if (kind === P_RPAREN && this.groupEnds(depth)) {
+        this.held = true;
+        this.scope.noteBinding(this.chain, END_OTHER);
+      } else this.endChain();
+    } else if (kind === P_LBRACKET && lexer.afterValue()) this.openBracket(depth);
+
+    if (this.declaring && (kind === P_LPAREN || kind === P_LBRACE)) this.declaring = false;
+    if (this.scope.pending) this.scope.settle(this.tokenKind, this.tokenPunct);
+    if (this.watchers.length > 0) this.runWatchers();
+    if (this.keyWord >= 0) {
+      if (kind === P_COLON) this.property();
+      this.keyWord = -1;
+    }
+    if (this.declarations.busy) this.declarations.punct(kind, depth);
+    if (this.scope.arrowScopes.length > 0) this.scope.endArrowScopes(kind, depth);
+
+    if (kind === P_DOT || kind === P_OPT_DOT) {
+      this.receiver = lexer.previousPunct === P_RPAREN ? this.calledRoot : -1;
+    }
+    if (kind === P_RPAREN || kind === P_RBRACKET || kind === P_RBRACE || kind === P_TEMPLATE_CLOSE) this.closeFrame(kind, depth);
+  }
+
+  string(): void {
+    this.setToken(K_STRING, 0, -1, undefined, 0, 0);
+    if (this.bracket === BR_OPEN) this.bracketLiteral();
+    else {
+      if (this.bracket !== BR_OFF) this.bracketOff();
+      this.endChain();
+    }
+    if (this.scope.pending) this.scope.settle(this.tokenKind, this.tokenPunct);
+    if (this.watchers.length > 0) this.runWatchers();
+    const lexer = this.lexer;
+    if (this.keyWord >= 0) this.keyWord = -1;
+    else if ((lexer.previousPunct === P_LBRACE || lexer.previousPunct === P_COMMA) && lexer.stringSize() <= 32) {
+      const word = lexer.stringWord();
+      if (word >= 0 && PROPERTY_INTEREST[word]) this.keyCandidate(word, lexer.stringLine(), lexer.stringColumn());
+    }
+    if (this.declarations.busy) this.declarations.other();
+  }
+
+  number(bytes: Buffer, start: number, end: number): void {
+    this.setToken(K_NUMBER, 0, -1, bytes, start, end);
+    this.simpleToken();
+  }
+
+  templateStart(): void {
+    this.setToken(K_TEMPLATE_START, 0, -1, undefined, 0, 0);
+    if (this.bracket === BR_OPEN) {
+      this.bracket = BR_TEMPLATE;
+      if (this.scope.pending) this.scope.settle(this.tokenKind, this.tokenPunct);
+      if (this.watchers.length > 0) this.runWatchers();
+      return;
+    }
+    this.simpleToken();
+  }
+
+  templateEnd(): void {
+    this.setToken(K_TEMPLATE_END, 0, -1, undefined, 0, 0);
+    if (this.bracket === BR_TEMPLATE && this.lexer.plainTemplate()) {
+      this.bracketLiteral();
+      if (this.watchers.length > 0) this.runWatchers();
+      return;
+    }
+    this.simpleToken();
+  }
+
+  regex(): void {
+    this.setToken(K_REGEX, 0, -1, undefined, 0, 0);
+    this.simpleToken();
+  }
+
+  comment(text: string, line: number, column: number, endLine: number): void {
+    this.state.report.comment(text, line, column, endLine);
+  }
+
+  finish(): void {
+    this.setToken(K_END, 0, -1, undefined, 0, 0);
+    if (this.bracket !== BR_OFF) this.bracketOff();
+    this.endChain();
+    if (this.scope.pending) this.scope.settle(this.tokenKind, this.tokenPunct);
+    if (this.watchers.length > 0) this.runWatchers();
+    this.watchers = [];
+    this.watcherSince = [];
+    this.declarations.end();
+    // Frames left open (a truncated script) hand their uses to the top level.
+    for (let depth = Math.min(this.lexer.depth, MAX_FRAMES - 1); depth > 0; depth--) {
+      const uses = this.frames.uses[depth];
+      if (uses) for (const use of uses) if ((this.frames.declared[depth]! & use.bit) === 0) this.state.rootUses.push(use);
+    }
+    this.state.rootDeclared |= this.frames.declared[0]!;
+  }
+
+  // --- helpers -------------------------------------------------------------------------------------
+
+  private setToken(kind: number, punct: number, word: number, bytes: Buffer | undefined, start: number, end: number): void {
+    this.serial++;
+    this.tokenKind = kind;
+    this.tokenPunct = punct;
+    this.tokenWord = word;
+    this.tokenBytes = bytes;
+    this.tokenStart = start;
+    this.tokenEnd = end;
+  }
+
+  private simpleToken(): void {
+    if (this.bracket !== BR_OFF) this.bracketOff();
+    if (this.chain.length > 0) this.endChain();
+    if (this.scope.pending) this.scope.settle(this.tokenKind, this.tokenPunct);
+    if (this.watchers.length > 0) this.runWatchers();
+    if (this.keyWord >= 0) this.keyWord = -1;
+    if (this.declarations.busy) this.declarations.other();
+  }
+
+  private runWatchers(): void {
+    const watchers = this.watchers;
+    const since = this.watcherSince;
+    let kept = 0;
+    for (let i = 0; i < watchers.length; i++) {
+      const watcher = watchers[i]!;
+      const added = since[i]!;
+      if (added === this.serial || watcher(this.token)) {
+        watchers[kept] = watcher;
+        since[kept++] = added;
+      }
+    }
+    watchers.length = kept;
+    since.length = kept;
+  }
+
+  /** The chain being read ends at the current token: hand it to the rules that want it. */
+  private endChain(): void {
+    const chain = this.chain;
+    if (chain.length === 0) return;
+    let end: number;
+    if (this.held) {
+      this.held = false;
+      end = this.tokenKind === K_PUNCT && this.tokenPunct === P_LPAREN ? END_CALL : this.tokenKind === K_PUNCT && this.tokenPunct === P_ARROW ? END_ARROW : END_OTHER;
+      chain.indirect = end === END_CALL;
+    } else {
+      end = this.tokenKind !== K_PUNCT ? END_OTHER : endOf(this.tokenPunct, chain);
+      this.scope.noteBinding(this.chain, end);
+    }
+    chain.end = end;
+    if (end === END_CALL && this.lexer.depth < this.frames.flags.length) {
+      this.frames.flags[this.lexer.depth] = this.frames.flags[this.lexer.depth]! | FR_CALL;
+      this.frames.callRoots[this.lexer.depth] = chain.rooted ? chain.word(0) : chain.receiver;
+    }
+    if (chain.interest !== 0) {
+      const handlers = this.state.handlers;
+      for (let bits = chain.interest, i = 0; bits !== 0; bits >>>= 1, i++) {
+        if (bits & 1) handlers[i]!.chain?.(chain);
+      }
+    }
+    if (this.declarations.busy) this.declarations.chainEnded(chain);
+    chain.length = 0;
+  }
+
+  /** `)` ends a parenthesised expression whose last element is the chain: `(0, alert)`. */
+  private groupEnds(depth: number): boolean {
+    const chain = this.chain;
+    if (depth >= MAX_FRAMES || (this.frames.flags[depth]! & (FR_PAREN | FR_CALL | FR_CONTROL)) !== FR_PAREN) return false;
+    return chain.rooted && chain.depth === depth && (chain.lead === P_LPAREN || chain.lead === P_COMMA);
+  }
+
+  private openFrame(depth: number, kind: number): void {
+    if (depth >= MAX_FRAMES) return;
+    let flags = 0;
+    if (kind === P_LPAREN) {
+      flags = FR_PAREN;
+      const previousWord = this.lexer.previousWord;
+      if (this.lexer.previousPunct === 0 && (previousWord === W.if || previousWord === W.while || previousWord === W.for || previousWord === W.with || previousWord === W.switch)) {
+        flags |= FR_CONTROL;
+      }
+    }
+    this.frames.open(depth, flags);
+  }
+
+  private closeFrame(kind: number, depth: number): void {
+    if (kind === P_RPAREN && depth < MAX_FRAMES) this.calledRoot = (this.frames.flags[depth]! & FR_CALL) !== 0 ? this.frames.callRoots[depth]! : -1;
+    this.scope.close(kind, depth);
+  }
+
+  // --- members in brackets ---------------------------------------------------------------------------
+
+  private openBracket(depth: number): void {
+    this.bracket = BR_OPEN;
+    this.bracketDepth = depth;
+  }
+
+  private bracketLiteral(): void {
+    const lexer = this.lexer;
+    const word = lexer.stringWord();
+    const chain = this.chain;
+    // Any member of a chain a rule wants may matter (a bridge method); elsewhere only known words.
+    const text = chain.length > 0 && chain.interest !== 0 ? lexer.stringValue() : undefined;
+    if (word < 0 && text === undefined) {
+      this.bracketOff();
+      return;
+    }
+    this.bracket = BR_LITERAL;
+    this.bracketWord = word;
+    this.bracketText = text ?? lexer.stringValue();
+    this.bracketLine = lexer.stringLine();
+    this.bracketColumn = lexer.stringColumn();
+  }
+
+  private bracketPunct(kind: number, depth: number): void {
+    if (this.bracket === BR_LITERAL && kind === P_RBRACKET && depth === this.bracketDepth) {
+      this.bracket = BR_OFF;
+      const chain = this.chain;
+      const word = this.bracketWord;
+      if (chain.length === 0) {
+        chain.start(false, -1, depth - 1, 0);
+        chain.interest = 0;
+      }
+      chain.dot = false;
+      chain.push(word, undefined, 0, 0, this.bracketText, this.bracketLine, this.bracketColumn);
+      if (word >= 0) chain.interest |= CHAIN_INTEREST[word]!;
+      return;
+    }
+    this.bracketOff();
+    this.endChain();
+  }
+
+  /** The bracket held a computed name: the chain before it ends (it was read, not called). */
+  private bracketOff(): void {
+    this.bracket = BR_OFF;
+    const chain = this.chain;
+    if (chain.length > 0) {
+      const kind = this.tokenKind;
+      const punct = this.tokenPunct;
+      // Seen from the chain, what followed it was the `[`.
+      this.tokenKind = K_PUNCT;
+      this.tokenPunct = P_LBRACKET;
+      this.endChain();
+      this.tokenKind = kind;
+      this.tokenPunct = punct;
+    }
+  }
+
+  // --- object literals -----------------------------------------------------------------------------
+
+  private keyCandidate(word: number, line: number, column: number): void {
+    this.keyWord = word;
+    this.keyLine = line;
+    this.keyColumn = column;
+  }
+
+  private property(): void {
+    const depth = this.lexer.depth;
+    const word = this.keyWord;
+    if (depth === 0 || depth >= MAX_FRAMES || this.lexer.frameKind() !== F_OBJECT) return;
+    this.frames.keys[depth] = this.frames.keys[depth]! | PROPERTY_BIT[word]!;
+    const property = { key: word, line: this.keyLine, column: this.keyColumn, callTag: this.frames.ownTags[depth - 1]!, contextTag: this.frames.contextTags[depth]! };
+    const handlers = this.state.handlers;
+    for (let bits = PROPERTY_INTEREST[word]!, i = 0; bits !== 0; bits >>>= 1, i++) {
+      if (bits & 1) handlers[i]!.property?.(property);
+    }
+  }
+
+  // --- declarations (for js-declarations.ts) ---------------------------------------------------------
+
+  /** True when a chain is a global object, or reaches the bridge: `const p = window.pipeline`. */
+  aliasable(words: readonly number[]): boolean {
+    return isBridgeAliasTarget(words);
+  }
+
+  isGlobalRoot(word: number): boolean {
+    return isGlobalObject(word);
+  }
+
+  /** True when a watched name is declared in the frame at `depth` or one around it. */
+  declaredAt(depth: number, bit: number): boolean {
+    for (let d = Math.min(depth, this.frames.declared.length - 1); d >= 0; d--) if (this.frames.declared[d]! & bit) return true;
+    return false;
+  }
+}
+
+function endOf(punct: number, chain: ChainState): number {
+  switch (punct) {
+    case P_LPAREN:
+      return END_CALL;
+    case P_ASSIGN:
+      return END_ASSIGN;
+    case P_PLUS_ASSIGN:
+      return END_PLUS_ASSIGN;
+    case P_ARROW:
+      return END_ARROW;
+    case P_COLON:
+      return chain.rooted && chain.length === 1 && (chain.lead === P_LBRACE || chain.lead === P_COMMA) ? END_KEY : END_OTHER;
+    default:
+      return END_OTHER;
+  }
+}
