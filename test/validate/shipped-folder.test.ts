@@ -129,7 +129,7 @@ describe('the zip size of a folder', () => {
 
   it('is the exact size of the zip pack writes, the manifest without $schema included', () => {
     const manifest = { $schema: '../node_modules/pipeline-tool/schemas/manifest.schema.json', ...goodManifest };
-    const folder = writeFolder({ ...goodFiles(manifest), 'img/a.png': noise(70_000, 7), 'café.js': 'let x = 1;\n'.repeat(500) });
+    const folder = writeFolder({ ...goodFiles(manifest), 'img/a.png': noise(70_000, 7), 'café.js': 'var x = 1;\n'.repeat(500) });
     const cwd = tempDir();
     const dry = json(['pack', folder, '--dry-run'], { cwd });
     expect(runCli(['pack', folder], { cwd }).code).toBe(0);
