@@ -5,7 +5,7 @@ import { HOST_PAGE_CSS } from './assets/host-style.js';
 import { handleBridgeCall } from './bridge-endpoint.js';
 import type { EventHub } from './events.js';
 import { checkHost, urlHostName } from './host-check.js';
-import { BodyError, readJsonObject, sendBody, sendJson, sendText } from './http-utils.js';
+import { readJsonObjectOrReply, sendBody, sendJson, sendText } from './http-utils.js';
 import type { DevSession } from './session.js';
 
 /*
@@ -133,14 +133,8 @@ const ROUTE_TABLE: Record<string, Route> = {
   '/__pipeline/report': {
     method: 'POST',
     handle: async (request, response, context) => {
-      let body: Record<string, unknown>;
-      try {
-        body = await readJsonObject(request, MAX_CONTROL_BYTES);
-      } catch (error) {
-        if (!(error instanceof BodyError)) throw error;
-        sendJson(response, error.status, { error: error.message }, error.status === 413 ? { Connection: 'close' } : {});
-        return;
-      }
+      const body = await readJsonObjectOrReply(request, response, MAX_CONTROL_BYTES);
+      if (body === undefined) return;
       if (!context.toolReport(body)) {
         sendJson(response, 400, { error: 'a report needs kind (error, rejection, console or blocked) and message; file, line and column are optional' });
         return;
@@ -151,14 +145,8 @@ const ROUTE_TABLE: Record<string, Route> = {
   '/__pipeline/control': {
     method: 'POST',
     handle: async (request, response, context) => {
-      let body: Record<string, unknown>;
-      try {
-        body = await readJsonObject(request, MAX_CONTROL_BYTES);
-      } catch (error) {
-        if (!(error instanceof BodyError)) throw error;
-        sendJson(response, error.status, { error: error.message }, error.status === 413 ? { Connection: 'close' } : {});
-        return;
-      }
+      const body = await readJsonObjectOrReply(request, response, MAX_CONTROL_BYTES);
+      if (body === undefined) return;
       const outcome = await context.session.control(body);
       if (!outcome.ok) {
         sendJson(response, 400, { error: outcome.message });

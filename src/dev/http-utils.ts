@@ -92,3 +92,17 @@ export async function readJsonObject(request: IncomingMessage, limit: number): P
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BodyError(400, 'the body must be a JSON object');
   return value as Record<string, unknown>;
 }
+
+/**
+ * readJsonObject for a route handler: a body that cannot be had is answered here, with its status
+ * and reason (and the connection closed after a 413, whose rest was never read), and gives undefined.
+ */
+export async function readJsonObjectOrReply(request: IncomingMessage, response: ServerResponse, limit: number): Promise<Record<string, unknown> | undefined> {
+  try {
+    return await readJsonObject(request, limit);
+  } catch (error) {
+    if (!(error instanceof BodyError)) throw error;
+    sendJson(response, error.status, { error: error.message }, error.status === 413 ? { Connection: 'close' } : {});
+    return undefined;
+  }
+}
