@@ -34,7 +34,8 @@ console.log(JSON.stringify({ ok: report.ok, packed: packed.ok, files: packed.fil
     expect(JSON.parse(output)).toEqual({ ok: true, packed: true, files: 4, sdk: 'function' });
   });
 
-  it("the types of 'pipeline-tool' and 'pipeline-tool/bridge' type-check a consumer's code", () => {
+  // tsc over a whole consumer project: seconds alone, past half a minute on a busy two-core machine.
+  it("the types of 'pipeline-tool' and 'pipeline-tool/bridge' type-check a consumer's code", { timeout: 120_000 }, () => {
     const project = consumer();
     writeFileSync(
       path.join(project, 'use.ts'),
