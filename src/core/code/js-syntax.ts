@@ -1,4 +1,5 @@
-import inspector from 'node:inspector';
+import type * as Inspector from 'node:inspector';
+import { createRequire } from 'node:module';
 import vm from 'node:vm';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 
@@ -42,7 +43,7 @@ function checkSource(
   mode: string,
   modules: boolean,
   vmModule: typeof vm,
-  inspectorModule: typeof inspector | undefined,
+  getInspector: () => typeof Inspector | undefined,
   arrowOf: (error: unknown) => string | undefined,
 ): SyntaxResult {
   const lineText = (n: number): string => source.split(/\r\n|[\n\r\u2028\u2029]/)[n - 1] ?? '';
@@ -58,7 +59,9 @@ function checkSource(
   };
   /** Node draws no caret past about a thousand characters; the inspector still knows the column. */
   const exactColumn = (problem: SyntaxProblem): SyntaxProblem => {
-    if (problem.column !== undefined || problem.line === undefined || !inspectorModule) return problem;
+    if (problem.column !== undefined || problem.line === undefined) return problem;
+    const inspectorModule = getInspector();
+    if (!inspectorModule) return problem;
     let session: InstanceType<typeof inspectorModule.Session> | undefined;
     try {
       session = new inspectorModule.Session();
@@ -108,9 +111,14 @@ export function decodeScript(bytes: Uint8Array): string {
   return decoder.decode(bytes);
 }
 
+// The inspector is needed only for an error on a very long line: loaded then, not at start-up.
+const requireHere = createRequire(import.meta.url);
+let inspectorHere: typeof Inspector | undefined;
+const getInspectorHere = () => (inspectorHere ??= requireHere('node:inspector') as typeof Inspector);
+
 /** Checks a classic script here, at once. */
 export function checkClassic(source: string): SyntaxProblem | null {
-  return checkSource(source, 'script', false, vm, inspector, () => undefined).script ?? null;
+  return checkSource(source, 'script', false, vm, getInspectorHere, () => undefined).script ?? null;
 }
 
 // --- the worker ---------------------------------------------------------------------------------
@@ -131,7 +139,7 @@ const decoder = new TextDecoder('utf-8');
 workerData.port.on('message', ({ id, bytes, mode }) => {
   let result;
   try {
-    result = check(decoder.decode(bytes), mode, true, vm, inspector, arrowOf);
+    result = check(decoder.decode(bytes), mode, true, vm, () => inspector, arrowOf);
   } catch (error) {
     result = {};
   }
