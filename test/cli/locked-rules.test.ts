@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { rules } from '../../src/core/rules/index.js';
 import { goodEntries, goodFiles, tempDir, writeFolder, writeZip } from '../helpers/bundles.js';
 import { runCli, STACK_TRACE } from '../helpers/cli.js';
+import { noise } from '../helpers/noise.js';
 
 /** The archive cut short, as an interrupted download leaves it. */
 function truncatedZip(): string {
@@ -14,19 +15,6 @@ function truncatedZip(): string {
 }
 
 const noManifestZip = () => writeZip(goodEntries().filter((entry) => entry.name !== 'manifest.json'));
-
-/** Bytes that deflate cannot shrink: a "photo" that keeps its size in the zip. */
-function noise(size: number): Buffer {
-  const bytes = Buffer.alloc(size);
-  let x = 0x2545f491;
-  for (let i = 0; i < size; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    bytes[i] = x & 0xff;
-  }
-  return bytes;
-}
 
 function expectLocked(result: ReturnType<typeof runCli>, ...ids: string[]): void {
   expect(result.code).toBe(2);

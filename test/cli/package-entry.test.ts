@@ -1,26 +1,13 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { goodFiles, tempDir, writeFolder } from '../helpers/bundles.js';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-
-/** A consumer project with the package installed as npm links it: resolved through "exports". */
-function consumer(): string {
-  const project = tempDir('pipeline-tool-consumer-');
-  mkdirSync(path.join(project, 'node_modules'));
-  symlinkSync(ROOT, path.join(project, 'node_modules', 'pipeline-tool'), 'dir');
-  writeFileSync(path.join(project, 'package.json'), JSON.stringify({ type: 'module', private: true }));
-  return project;
-}
+import { goodFiles, writeFolder } from '../helpers/bundles.js';
+import { consumerProject, typeCheckInConsumer } from '../helpers/consumer.js';
 
 describe('the package as a dependency sees it', () => {
   it("import { validateBundle, packFolder } from 'pipeline-tool' works from another project", () => {
-    const project = consumer();
+    const project = consumerProject();
     const tool = writeFolder(goodFiles());
     writeFileSync(
       path.join(project, 'use.mjs'),
@@ -36,9 +23,9 @@ console.log(JSON.stringify({ ok: report.ok, packed: packed.ok, files: packed.fil
 
   // tsc over a whole consumer project: seconds alone, past half a minute on a busy two-core machine.
   it("the types of 'pipeline-tool' and 'pipeline-tool/bridge' type-check a consumer's code", { timeout: 120_000 }, () => {
-    const project = consumer();
-    writeFileSync(
-      path.join(project, 'use.ts'),
+    const project = consumerProject();
+    const check = typeCheckInConsumer(
+      project,
       `import { validateBundle, type Report } from 'pipeline-tool';
 import type { BridgeAddLineDto, PipelineSdk } from 'pipeline-tool/bridge';
 const line: BridgeAddLineDto = { qty: 2, unitPrice: 10, taxRate: 0.15 };
@@ -50,23 +37,6 @@ export async function check(sdk: PipelineSdk): Promise<Report> {
 const wrong: BridgeAddLineDto = { qty: 'two', unitPrice: 10, taxRate: 0.15 };
 export { wrong };`,
     );
-    writeFileSync(
-      path.join(project, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          target: 'es2022',
-          strict: true,
-          noEmit: true,
-          // A Node.js project has @types/node; this one borrows ours.
-          typeRoots: [path.join(ROOT, 'node_modules', '@types')],
-          types: ['node'],
-        },
-        files: ['use.ts'],
-      }),
-    );
-    const check = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: project, encoding: 'utf8' });
     expect(check.stdout).toBe('');
     expect(check.status).toBe(0);
   });

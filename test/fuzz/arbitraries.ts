@@ -2,6 +2,7 @@ import zlib from 'node:zlib';
 import fc from 'fast-check';
 import { goodManifest } from '../helpers/bundles.js';
 import { buildZip, type EntrySpec } from '../helpers/zip-builder.js';
+import { noise } from '../helpers/noise.js';
 
 /*
  * Generators for the fuzz properties. Every generated input is plain JSON (no Buffers), so a
@@ -29,19 +30,6 @@ export function bodyBytes(body: Body): Buffer {
   if ('zeros' in body) return Buffer.alloc(body.zeros);
   if ('noise' in body) return noise(body.noise, body.seed);
   return Buffer.from(body.repeat.repeat(body.times) + (body.tail ?? ''), 'utf8');
-}
-
-/** Incompressible but reproducible bytes (xorshift32), so deflate cannot shrink them. */
-function noise(length: number, seed: number): Buffer {
-  const out = Buffer.allocUnsafe(length);
-  let x = seed >>> 0 || 0x9e3779b9;
-  for (let i = 0; i < length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = x & 0xff;
-  }
-  return out;
 }
 
 const deflated = new Map<string, Buffer>();

@@ -1,30 +1,17 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/bundles.js';
+import { consumerProject, typeCheckInConsumer } from '../helpers/consumer.js';
 
 /*
  * 'pipeline-tool/testing' as a tool project sees it: resolved through "exports" (built by
  * `npm run build`), typed, and usable in plain Node.
  */
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-
-function consumer(): string {
-  const project = tempDir('pipeline-tool-testing-consumer-');
-  mkdirSync(path.join(project, 'node_modules'));
-  symlinkSync(ROOT, path.join(project, 'node_modules', 'pipeline-tool'), 'dir');
-  writeFileSync(path.join(project, 'package.json'), JSON.stringify({ type: 'module', private: true }));
-  return project;
-}
-
 describe("'pipeline-tool/testing'", () => {
   it('runs in plain Node', () => {
-    const project = consumer();
+    const project = consumerProject('pipeline-tool-testing-consumer-');
     writeFileSync(
       path.join(project, 'use.mjs'),
       `import { createTestHost } from 'pipeline-tool/testing';
@@ -38,9 +25,9 @@ console.log(JSON.stringify({ totals: host.editorView().totals, calls: host.calls
 
   // tsc reads the whole library's declarations: slow on a busy machine.
   it('type-checks a test written in TypeScript', { timeout: 120_000 }, () => {
-    const project = consumer();
-    writeFileSync(
-      path.join(project, 'use.ts'),
+    const project = consumerProject('pipeline-tool-testing-consumer-');
+    const check = typeCheckInConsumer(
+      project,
       `import { createTestHost, loadTool, type CallRecord, type LoadedTool } from 'pipeline-tool/testing';
 export async function check(): Promise<CallRecord[]> {
   const host = await createTestHost({ toolType: 'quoting_extension', sdkVersion: '2.4.0', settings: { units: 'metric' } });
@@ -53,22 +40,6 @@ export async function check(): Promise<CallRecord[]> {
 // @ts-expect-error toolType is one of two names
 export const wrong = createTestHost({ toolType: 'extension' });`,
     );
-    writeFileSync(
-      path.join(project, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          target: 'es2022',
-          strict: true,
-          noEmit: true,
-          typeRoots: [path.join(ROOT, 'node_modules', '@types')],
-          types: ['node'],
-        },
-        files: ['use.ts'],
-      }),
-    );
-    const check = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: project, encoding: 'utf8' });
     expect(check.stdout).toBe('');
     expect(check.status).toBe(0);
   });

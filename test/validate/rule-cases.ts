@@ -3,6 +3,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { goodEntries, goodFiles, goodManifest, tempDir, writeFolder, writeZip } from '../helpers/bundles.js';
 import { extraField, unicodePathField, type EntrySpec } from '../helpers/zip-builder.js';
+import { noise } from '../helpers/noise.js';
 
 /**
  * For every rule: a bundle that breaks it and a near-identical bundle that does not. Each bad case
@@ -87,8 +88,8 @@ export const ruleCases: Record<string, RuleCase> = {
   },
   'bundle-size': {
     // Stored random bytes: 10,000,100 bytes cannot be compressed below the limit.
-    bad: plusEntries({ name: 'big.png', data: pseudoRandom(10_000_100), method: 0 }),
-    good: plusEntries({ name: 'big.png', data: pseudoRandom(9_000_000), method: 0 }),
+    bad: plusEntries({ name: 'big.png', data: noise(10_000_100, 0x12345678), method: 0 }),
+    good: plusEntries({ name: 'big.png', data: noise(9_000_000, 0x12345678), method: 0 }),
   },
   'unpacked-size': {
     // 51 MB of zeros deflate to ~50 KB: small zip, too big unpacked.
@@ -208,18 +209,6 @@ export const ruleCases: Record<string, RuleCase> = {
   },
   'archive-corrupt-data': { bad: plusEntries({ name: 'a.js', data: 'xxxx', payload: Buffer.from([0xff, 0xff, 0xff, 0xff]) }), good: clean },
 };
-
-function pseudoRandom(length: number): Buffer {
-  const out = Buffer.alloc(length);
-  let x = 0x12345678;
-  for (let i = 0; i < length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = x & 0xff;
-  }
-  return out;
-}
 
 function writeRaw(bytes: Buffer): string {
   const file = path.join(tempDir(), 'raw.zip');

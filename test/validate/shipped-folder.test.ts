@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { collectFindings } from '../../src/dev/findings.js';
 import { goodFiles, goodManifest, tempDir, writeFolder } from '../helpers/bundles.js';
 import { runCli } from '../helpers/cli.js';
+import { noise } from '../helpers/noise.js';
 import { extractWithUnzip, GOOD_ZIP_NAME } from '../pack/helpers.js';
 
 /*
@@ -16,19 +17,6 @@ const json = (args: string[], options: Parameters<typeof runCli>[1] = {}) => {
   return { ...result, json: result.stdout ? JSON.parse(result.stdout) : undefined };
 };
 const ruleIds = (report: { problems: { ruleId: string }[] }) => report.problems.map((p) => p.ruleId);
-
-/** Bytes deflate cannot shrink, like a photo's. */
-function noise(size: number, seed = 0x2545f491): Buffer {
-  const bytes = Buffer.alloc(size);
-  let x = seed;
-  for (let i = 0; i < size; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    bytes[i] = x & 0xff;
-  }
-  return bytes;
-}
 
 describe('validate on a folder: what pack leaves out is listed, not an error', () => {
   it('.DS_Store and .pipelineignore (and what it ignores): exit 0, listed in the JSON and the text', () => {
