@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rules } from '../../src/core/rules/index.js';
 import { tempDir } from '../helpers/bundles.js';
-import { BIN, runCli, STACK_TRACE, type CliResult } from '../helpers/cli.js';
+import { runCli, STACK_TRACE, type CliResult } from '../helpers/cli.js';
+import { spawnDev } from '../dev/dev-process.js';
 
 let scaffolded: string | undefined;
 
@@ -108,20 +108,13 @@ describe('a scaffolded project, run from anywhere in it', () => {
   it('dev serves the tool and keeps its settings beside the project file, from a subfolder', async () => {
     const project = scaffold();
     const cwd = path.join(project, '.github');
-    const child = spawn(process.execPath, [BIN, 'dev', '--port', '0'], { cwd, env: { ...process.env, CI: 'true', NO_COLOR: '1' } });
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.resume();
-    const exited = new Promise((resolve) => child.on('exit', resolve));
+    const dev = spawnDev(['--port', '0'], { cwd });
     try {
-      const deadline = Date.now() + 15_000;
-      while (child.exitCode === null && !stdout.includes('Stop:') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(stdout).toContain(`serving ${path.join('..', 'src')}`);
-      expect(stdout).toContain(`Settings: ${path.join('..', '.pipeline-tool', 'settings.json')}`);
+      await dev.waitForOutput(/Stop:/);
+      expect(dev.stdout()).toContain(`serving ${path.join('..', 'src')}`);
+      expect(dev.stdout()).toContain(`Settings: ${path.join('..', '.pipeline-tool', 'settings.json')}`);
     } finally {
-      child.kill('SIGINT');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
+      await dev.stop();
     }
   });
 });

@@ -6,16 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY } from '../../src/platform/index.js';
 import { tempDir } from '../helpers/bundles.js';
 import { BIN, runCli, STACK_TRACE } from '../helpers/cli.js';
-import { canConnect, reachableOwnAddresses, writeTool } from './helpers.js';
-
-/** A port that was free a moment ago. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { canConnect, freePort, reachableOwnAddresses, writeTool } from './helpers.js';
 
 const blockers: Server[] = [];
 afterAll(() => blockers.forEach((server) => server.close()));

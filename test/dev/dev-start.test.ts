@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/bundles.js';
 import { STACK_TRACE } from '../helpers/cli.js';
 import { spawnDev } from './dev-process.js';
-import { reachableOwnAddresses, startTestServer, writeTool } from './helpers.js';
+import { freePort, reachableOwnAddresses, startTestServer, writeTool } from './helpers.js';
 
 /*
  * How `dev` starts and stops: a busy port, an address on the network, and a stop signal that
@@ -24,14 +24,6 @@ function block(port: number): Promise<boolean> {
     server.once('error', () => resolve(false));
     server.listen({ port, host: '127.0.0.1', exclusive: true }, () => resolve(true));
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe('a busy port', () => {
