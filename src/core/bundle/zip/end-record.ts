@@ -118,7 +118,10 @@ async function locateEnd(file: RandomAccess, end: number): Promise<{ eocdOffset:
   const start = Math.max(0, end - EOCD_SIZE - MAX_COMMENT);
   const tail = await file.read(start, end - start);
   const candidates: number[] = [];
-  for (let i = tail.length - 4; i >= 0; i--) if (tail.readUInt32LE(i) === SIG_EOCD) candidates.push(i);
+  // Every place the signature occurs, last first (a native search: the tail can be 64 KB).
+  const signature = Buffer.alloc(4);
+  signature.writeUInt32LE(SIG_EOCD);
+  for (let i = tail.lastIndexOf(signature); i >= 0; i = i === 0 ? -1 : tail.lastIndexOf(signature, i - 1)) candidates.push(i);
   const fullRecord = candidates.filter((i) => i + EOCD_SIZE <= tail.length);
   const commentEnd = (i: number) => start + i + EOCD_SIZE + tail.readUInt16LE(i + 20);
   const chosen = fullRecord.find((i) => commentEnd(i) === size) ?? fullRecord[0];
