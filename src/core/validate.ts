@@ -43,7 +43,8 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
   const source = typeof bundle === 'string' ? await openBundle(bundle) : bundle;
   try {
     const excluded = options.excluded ?? source.excluded;
-    const { context, directives } = await inspect(source, options.budget ?? MAX_UNPACKED_BYTES, excluded ?? []);
+    const ruleOff = (ruleId: string, file: string) => settings.settingFor(ruleId, file) === 'off';
+    const { context, directives } = await inspect(source, options.budget ?? MAX_UNPACKED_BYTES, excluded ?? [], ruleOff);
     const problems: Problem[] = [];
     for (const rule of registry) {
       if (settings.settingFor(rule.id, undefined) === 'off' && !settings.overridden(rule.id)) continue;
@@ -68,7 +69,12 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
  * file system, so its files are read only when a scanner needs their content. Each chunk read goes
  * to every content scanner that accepts the file, so no file is ever read twice.
  */
-async function inspect(source: BundleSource, budget: number, excluded: readonly ExcludedEntry[]): Promise<{ context: RuleContext; directives: DisableDirective[] }> {
+async function inspect(
+  source: BundleSource,
+  budget: number,
+  excluded: readonly ExcludedEntry[],
+  ruleOff: (ruleId: string, file: string) => boolean,
+): Promise<{ context: RuleContext; directives: DisableDirective[] }> {
   const files = source.entries.filter((e) => e.kind === 'file');
   const sizes = new Map<string, number>();
   const unread: string[] = [];
@@ -101,7 +107,7 @@ async function inspect(source: BundleSource, budget: number, excluded: readonly 
     // bundle fails on its size, or its header lies, and it fails on that; reading 50 MB of a bomb
     // as code would only make the rejection slow.
     const overBudget = entry.declaredSize > budget - spent;
-    const sessions = isManifest || !entry.readable || overBudget ? [] : beginScans(entry, { manifest, files });
+    const sessions = isManifest || !entry.readable || overBudget ? [] : beginScans(entry, { manifest, files, ruleOff });
     let bytes = entry.declaredSize;
     if (source.kind === 'zip' || keep || sessions.length > 0) {
       const limit = Math.max(0, budget - spent);

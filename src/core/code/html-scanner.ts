@@ -10,7 +10,7 @@ import { checkScript } from './script-syntax.js';
 import type { Finding } from '../problem.js';
 import { JsonChecker } from './json-scanner.js';
 import { bundleIndex, checkReference, resolveReference, type BundleIndex, type ReferenceKind } from './references.js';
-import { JSON_SYNTAX } from './rule-ids.js';
+import { JS_SYNTAX, JSON_SYNTAX } from './rule-ids.js';
 import type { ContentScanner, ScanContext, ScanOutput, ScanSession } from './scanner.js';
 
 /*
@@ -369,15 +369,15 @@ export class HtmlReader {
     const kind = (type ?? '').trim().toLowerCase();
     if (JS_TYPES.has(kind)) {
       const walker = beginScript(this.scripts, origin);
-      const chunks: Buffer[] = [];
+      const chunks: Buffer[] | undefined = this.context.ruleOff?.(JS_SYNTAX, this.file) ? undefined : [];
       this.raw = {
         write: (b) => {
-          chunks.push(Buffer.from(b));
+          chunks?.push(Buffer.from(b));
           walker.lexer.write(b);
         },
         end: () => {
           walker.lexer.end();
-          this.later.push(checkScript(Buffer.concat(chunks), kind === 'module' ? 'module' : 'classic', this.file, origin));
+          if (chunks) this.later.push(checkScript(Buffer.concat(chunks), kind === 'module' ? 'module' : 'classic', this.file, origin));
         },
       };
     } else if (JSON_TYPES.has(kind)) {

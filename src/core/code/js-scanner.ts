@@ -5,6 +5,7 @@ import { FileReport } from './file-report.js';
 import { Gate } from './gate.js';
 import { JsFileState } from './js-file.js';
 import type { BundleFacts } from './js-rule.js';
+import { JS_SYNTAX } from './rule-ids.js';
 import { JsWalker } from './js-walker.js';
 import { bundleIndex } from './references.js';
 import type { ContentScanner, ScanContext, ScanOutput, ScanSession } from './scanner.js';
@@ -67,7 +68,7 @@ export const SYNTAX_HOLD_LIMIT = 16 * 1024 * 1024;
 
 class JsSession implements ScanSession {
   /** The whole file, for the syntax check (held, not copied, until the end); undefined past the limit. */
-  private chunks: Buffer[] | undefined = [];
+  private chunks: Buffer[] | undefined;
   private held = 0;
   private readonly report: FileReport;
   private readonly state: JsFileState;
@@ -80,6 +81,7 @@ class JsSession implements ScanSession {
   ) {
     this.report = new FileReport(entry.path);
     this.state = jsFileState(entry, context, this.report);
+    if (!context.ruleOff?.(JS_SYNTAX, entry.path)) this.chunks = [];
     const trigger = new TriggerSearch(this.state.bundle.hasJquery);
     this.gate = new Gate(
       (chunk) => trigger.found(chunk),

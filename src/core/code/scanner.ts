@@ -31,6 +31,11 @@ export interface ScanContext {
   readonly manifest: ManifestState;
   /** File entries, in bundle order. */
   readonly files: readonly BundleEntry[];
+  /**
+   * Whether a rule is turned off for a file (by `rules` or an override): work done only for that
+   * rule, such as V8 parsing a script for js-syntax, is then skipped. Absent: every rule is on.
+   */
+  readonly ruleOff?: (ruleId: string, file: string) => boolean;
 }
 
 /**
