@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { IN_PROCESS_LIMIT, MINIFIED_SIZE } from '../../src/core/code/script-syntax.js';
-import { validateBundle } from '../../src/core/validate.js';
+import { checksStarted, MINIFIED_SIZE, WAITING_LIMIT, WORKER_THRESHOLD } from '../../src/core/code/script-syntax.js';
+import { validateBundle, type ValidateOptions } from '../../src/core/validate.js';
 import { launchChromium, requireChromium } from '../dev/browser.js';
 import { goodFiles, writeFolder } from '../helpers/bundles.js';
 
@@ -12,8 +12,8 @@ import { goodFiles, writeFolder } from '../helpers/bundles.js';
 
 const page = (scripts: string) => `<!doctype html><html><head><link rel="stylesheet" href="styles.css"></head><body>\n${scripts}\n</body></html>`;
 
-async function syntax(files: Record<string, string | Buffer>) {
-  const report = await validateBundle(writeFolder({ ...goodFiles(), ...files }));
+async function syntax(files: Record<string, string | Buffer>, options: ValidateOptions = {}) {
+  const report = await validateBundle(writeFolder({ ...goodFiles(), ...files }), options);
   return report.problems.filter((p) => p.ruleId === 'js-syntax').map((p) => ({ at: `${p.file}:${p.line}:${p.column}`, message: p.data!.message }));
 }
 
@@ -61,12 +61,38 @@ describe('js-syntax', () => {
   it('finds the column on a line too long for a caret, in the reading thread and in the worker', async () => {
     const line = `var s = "${'x'.repeat(5000)}"; let t = ;`;
     // Large enough for the worker, with lines short enough on average not to be a minified build.
-    const lines = 'var a = 1;\n'.repeat(Math.ceil(IN_PROCESS_LIMIT / 10));
+    const lines = 'var a = 1;\n'.repeat(Math.ceil(WORKER_THRESHOLD / 10));
     const count = lines.split('\n').length;
     expect(await syntax({ 'app.js': line, 'big.js': lines + line })).toEqual([
       { at: `app.js:1:${line.length}`, message: "Unexpected token ';'" },
       { at: `big.js:${count}:${line.length}`, message: "Unexpected token ';'" },
     ]);
+  });
+
+  it('shares many megabytes of scripts between the worker and the reading thread, and loses none', async () => {
+    // More than WAITING_LIMIT waits at once, so the reading thread parses some itself.
+    const body = 'var a = 1;\n'.repeat(Math.ceil(WORKER_THRESHOLD / 10));
+    const count = body.split('\n').length;
+    const files: Record<string, string> = {};
+    const expected: Array<{ at: string; message: string }> = [];
+    for (let i = 0; i < Math.ceil((2 * WAITING_LIMIT) / body.length); i++) {
+      files[`lib/part-${i}.js`] = `${body}let t${i} = ;\n`;
+      expected.push({ at: `lib/part-${i}.js:${count}:${9 + String(i).length}`, message: "Unexpected token ';'" });
+    }
+    // One that no page loads and that imports: its error as a classic script sends it to the module parse.
+    files['lib/module.js'] = `import './part-0.js';\n${body}let await = 1;\n`;
+    expected.push({ at: `lib/module.js:${count + 1}:5`, message: 'Unexpected reserved word' });
+    expect(await syntax(files)).toEqual(expected.sort((a, b) => a.at.localeCompare(b.at)));
+  });
+
+  it('parses nothing for js-syntax where the rule is off', async () => {
+    const files = { 'app.js': 'let a = ;\n', 'vendor/lib.js': 'let b = ;\n', 'index.html': page('<script>let c = ;</script>') };
+    let before = checksStarted();
+    expect(await syntax(files, { rules: { 'js-syntax': 'off' } })).toEqual([]);
+    expect(checksStarted() - before).toBe(0);
+    before = checksStarted();
+    expect(await syntax(files, { overrides: [{ files: ['vendor/**', 'index.html'], rules: { 'js-syntax': 'off' } }] })).toEqual([{ at: 'app.js:1:9', message: "Unexpected token ';'" }]);
+    expect(checksStarted() - before).toBe(1);
   });
 
   it('does not parse a large minified build, which its minifier has parsed', async () => {

@@ -158,6 +158,14 @@ class SyntaxWorker {
   private readonly waiting = new Map<number, (result: SyntaxResult) => void>();
   private failed = false;
 
+  get load(): number {
+    return this.waiting.size;
+  }
+
+  get usable(): boolean {
+    return !this.failed;
+  }
+
   /** `bytes` must be the caller's own copy: its memory moves to the worker. */
   check(bytes: Uint8Array, mode: Mode): Promise<SyntaxResult> {
     if (!this.start()) return Promise.resolve({});
@@ -217,4 +225,14 @@ const worker = new SyntaxWorker();
 /** Checks source bytes in the worker; `bytes` must not be used after (its memory moves). */
 export function checkInWorker(bytes: Uint8Array, mode: Mode): Promise<SyntaxResult> {
   return worker.check(bytes, mode);
+}
+
+/** How many checks the worker has been given and not yet answered. */
+export function workerLoad(): number {
+  return worker.load;
+}
+
+/** False once the worker could not be started or has died: nothing more can be sent to it. */
+export function workerUsable(): boolean {
+  return worker.usable;
 }

@@ -1,23 +1,27 @@
 import type { Finding } from '../problem.js';
-import { checkClassic, checkInWorker, decodeScript, meansModule, type SyntaxProblem, type SyntaxResult } from './js-syntax.js';
+import { checkClassic, checkInWorker, decodeScript, meansModule, workerLoad, workerUsable, type Mode, type SyntaxProblem, type SyntaxResult } from './js-syntax.js';
 import type { BundleFacts } from './js-rule.js';
 import { JS_SYNTAX } from './rule-ids.js';
 
 /*
- * The js-syntax rule's work for one script. A script is parsed where it is cheap: a small classic
- * one here, at once; a module, or a script large enough that parsing it would hold up reading the
- * rest of the bundle, in the syntax worker, while reading goes on. Whether a .js file is a module
- * is known only once every page has been read (`<script type="module" src>`, an import from
- * another module), so the choice between its two parses is made then.
+ * The js-syntax rule's work for one script. Whether a .js file is a module is known only once every
+ * page has been read (`<script type="module" src>`, an import from another module), so the choice
+ * between its two parses is made then.
+ *
+ * V8 parses about 60 to 90 MB of source a second, slower than the rest of validate reads, so the
+ * parses are shared between two threads. They wait in one queue; the syntax worker is given the
+ * oldest, two at a time so that it never waits for the next; the reading thread parses the newest
+ * itself whenever more than WAITING_LIMIT bytes wait (which also bounds the memory they hold), and
+ * what is left once reading ends. A bundle whose scripts come to less than WORKER_THRESHOLD bytes
+ * never starts the worker. Modules are parsed in the worker only (see js-syntax.ts).
  */
 
-/**
- * Scripts up to this size are parsed in the reading thread, until the scripts of the bundle parsed
- * there reach IN_PROCESS_TOTAL: a small tool never starts the worker, and a large bundle's scripts
- * are parsed on the other core while the reading thread inflates and scans.
- */
-export const IN_PROCESS_LIMIT = 256 * 1024;
-export const IN_PROCESS_TOTAL = 1024 * 1024;
+/** Waiting bytes past which the worker is started. */
+export const WORKER_THRESHOLD = 1024 * 1024;
+/** Waiting bytes past which the reading thread parses instead of reading on. */
+export const WAITING_LIMIT = 4 * 1024 * 1024;
+/** Parses handed to the worker and not yet answered, at most. */
+const WORKER_DEPTH = 2;
 
 /**
  * A minifier's output of this size or more is not parsed: the minifier has parsed it already, and
@@ -38,9 +42,6 @@ export function isMinifiedBuild(chunks: readonly Uint8Array[]): boolean {
   return size >= MINIFIED_SIZE && size / lines > MINIFIED_LINE;
 }
 
-/** Bytes parsed in the reading thread, per bundle (its file list). */
-const parsedHere = new WeakMap<object, number>();
-
 export interface ScriptOrigin {
   line: number;
   column: number;
@@ -49,11 +50,20 @@ export interface ScriptOrigin {
 /** How a script is loaded: known for inline scripts, looked up in the bundle's facts for files. */
 export type ScriptKind = 'classic' | 'module' | { file: string; facts: BundleFacts };
 
+let started = 0;
+
+/** How many scripts this process has started checking: lets tests see that work was skipped. */
+export function checksStarted(): number {
+  return started;
+}
+
 /** Starts checking a script's bytes (the caller's own copy); the returned function gives the findings. */
 export function checkScript(bytes: Uint8Array, kind: ScriptKind, file: string, origin: ScriptOrigin = { line: 1, column: 1 }): () => Promise<Finding[]> {
+  started++;
   // A page or module read earlier may already say how the file is loaded.
-  const pending = parse(bytes, typeof kind === 'string' ? kind : (kind.facts.scriptModes.get(kind.file) ?? kind), typeof kind === 'string' ? undefined : kind.facts);
+  const pending = parse(bytes, typeof kind === 'string' ? kind : (kind.facts.scriptModes.get(kind.file) ?? kind));
   return async () => {
+    await drain();
     const result = await pending;
     const problem = pick(result, typeof kind === 'string' ? kind : kind.facts.scriptModes.get(kind.file));
     if (!problem) return [];
@@ -66,17 +76,77 @@ export function checkScript(bytes: Uint8Array, kind: ScriptKind, file: string, o
   };
 }
 
-function parse(bytes: Uint8Array, kind: ScriptKind, facts: BundleFacts | undefined): Promise<SyntaxResult> {
-  if (kind === 'module') return checkInWorker(bytes, 'module');
-  const here = facts ? (parsedHere.get(facts) ?? 0) : 0;
-  if (bytes.length > IN_PROCESS_LIMIT || here + bytes.length > IN_PROCESS_TOTAL) return checkInWorker(bytes, kind === 'classic' ? 'script' : 'auto');
-  if (facts) parsedHere.set(facts, here + bytes.length);
-  const script = checkClassic(decodeScript(bytes));
-  // A file that may be a module is parsed as one too when its error says it is one.
-  if (kind !== 'classic' && script && meansModule(script)) {
-    return checkInWorker(bytes, 'module').then((result) => ({ script, module: result.module }));
+function parse(bytes: Uint8Array, kind: ScriptKind): Promise<SyntaxResult> {
+  return new Promise((resolve) => {
+    push({ bytes, mode: kind === 'module' ? 'module' : kind === 'classic' ? 'script' : 'auto', resolve });
+    while (waitingBytes > WAITING_LIMIT && parseOneHere());
+  });
+}
+
+/** A parse waiting for a thread. */
+interface Job {
+  /** The caller's own copy: its memory moves to the worker if the worker takes it. */
+  bytes: Uint8Array;
+  mode: Mode;
+  resolve: (result: SyntaxResult) => void;
+}
+
+const waiting: Job[] = [];
+let waitingBytes = 0;
+let useWorker = false;
+
+function push(job: Job): void {
+  waiting.push(job);
+  waitingBytes += job.bytes.length;
+  if (job.mode === 'module' || waitingBytes > WORKER_THRESHOLD) useWorker = true;
+  feedWorker();
+}
+
+function take(index: number): Job {
+  const [job] = waiting.splice(index, 1);
+  waitingBytes -= job!.bytes.length;
+  return job!;
+}
+
+/** Hands the worker the oldest parses while it has fewer than WORKER_DEPTH. */
+function feedWorker(): void {
+  if (!useWorker) return;
+  if (!workerUsable()) {
+    // No worker (or it died): modules go unchecked, as they would have with it gone; the reading
+    // thread parses the rest.
+    for (let i = waiting.length - 1; i >= 0; i--) if (waiting[i]!.mode === 'module') take(i).resolve({});
+    return;
   }
-  return Promise.resolve({ script });
+  while (waiting.length > 0 && workerLoad() < WORKER_DEPTH) {
+    const job = take(0);
+    void checkInWorker(job.bytes, job.mode).then((result) => {
+      job.resolve(result);
+      feedWorker();
+    });
+  }
+}
+
+/** Parses the newest waiting script here; false when none can be (only modules wait, or nothing). */
+function parseOneHere(): boolean {
+  let index = waiting.length - 1;
+  while (index >= 0 && waiting[index]!.mode === 'module') index--;
+  if (index < 0) return false;
+  const job = take(index);
+  const script = checkClassic(decodeScript(job.bytes));
+  if (job.mode === 'auto' && script && meansModule(script)) {
+    // A file that may be a module is parsed as one too when its error says it is one.
+    push({ bytes: job.bytes, mode: 'module', resolve: (result) => job.resolve({ script, module: result.module }) });
+  } else {
+    job.resolve({ script });
+  }
+  return true;
+}
+
+/** Parses what waits in this thread, letting the worker's answers in between, until nothing can be. */
+async function drain(): Promise<void> {
+  while (parseOneHere()) {
+    if (useWorker) await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 /** The error the browser would report, given how the script is loaded (undefined: not known). */
