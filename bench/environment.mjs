@@ -113,8 +113,8 @@ const withoutOutput = ({ available, note }) => (available ? { available } : { av
  * rows "not available" instead of failing them, since the command may simply not be written yet.
  */
 export function probeCli({ bin, root }) {
-  // bin/pipeline-tool.js only loads ../dist/cli/main.js, which the build writes.
-  const built = existsSync(path.join(path.dirname(bin), '..', 'dist', 'cli', 'main.js'));
+  // bin/pipeline-tool.js only loads ../dist/cli/main.cjs, which the build writes.
+  const built = existsSync(path.join(path.dirname(bin), '..', 'dist', 'cli', 'main.cjs'));
   const notBuilt = 'dist/ is missing: build first (npm run bench runs the build)';
   const check = (args) => {
     const result = probe(process.execPath, [bin, ...args], { cwd: root });

@@ -2,7 +2,8 @@
 // CLI. Precompiling keeps ajv's schema compiler (tens of milliseconds) out of every `validate` run;
 // bundling keeps Node's module loader out of it (see bundleCli below).
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +32,7 @@ writeFileSync(
 if (process.argv.includes('--generate-only')) process.exit(0);
 const stamp = path.join(root, 'dist', '.build-inputs');
 const inputs = hashInputs();
-const upToDate = existsSync(stamp) && readFileSync(stamp, 'utf8') === inputs && existsSync(path.join(root, 'dist/cli/main.js'));
+const upToDate = existsSync(stamp) && readFileSync(stamp, 'utf8') === inputs && existsSync(path.join(root, 'dist/cli/main.cjs'));
 if (process.argv.includes('--if-changed') && upToDate) {
   console.error('dist/ is up to date with its sources; not rebuilt.');
 } else {
@@ -40,6 +41,7 @@ if (process.argv.includes('--if-changed') && upToDate) {
     stdio: 'inherit',
   });
   await bundleCli();
+  writeCodeCaches();
   // Written last: a build that failed half way leaves no stamp, so the next one starts afresh.
   writeFileSync(stamp, inputs);
 }
@@ -85,13 +87,13 @@ async function bundleCli() {
   // Where each file of the bundled CLI starts, as tsc wrote it. main.js's dynamic imports of the
   // other starting points become imports of their bundled files.
   const files = {
-    'main.js': 'cli/main.js',
-    'validate.js': 'cli/commands/validate/run.js',
-    'pack.js': 'cli/commands/pack/run.js',
-    'dev.js': 'cli/commands/dev/run.js',
-    'init.js': 'cli/commands/init/run.js',
-    'version.js': 'cli/commands/version/run.js',
-    'rules.js': 'core/rules/index.js',
+    'main.cjs': 'cli/main.js',
+    'validate.cjs': 'cli/commands/validate/run.js',
+    'pack.cjs': 'cli/commands/pack/run.js',
+    'dev.cjs': 'cli/commands/dev/run.js',
+    'init.cjs': 'cli/commands/init/run.js',
+    'version.cjs': 'cli/commands/version/run.js',
+    'rules.cjs': 'core/rules/index.js',
   };
   const bundled = new Map(Object.entries(files).map(([name, from]) => [path.join(dist, from), name]));
 
@@ -102,23 +104,23 @@ async function bundleCli() {
       outfile: path.join(outdir, name),
       bundle: true,
       write: false,
-      format: 'esm',
+      // CommonJS, so that src/cli-loader.ts can compile it with V8's code cache. What a command
+      // imports on demand (chalk for coloured output, ora for an interactive pack) is bundled too
+      // and required when first needed; ajv, for dev's fixture files, stays in node_modules.
+      format: 'cjs',
+      supported: { 'dynamic-import': false },
       platform: 'node',
       target: 'node20',
-      // Packages that a command loads only on some paths stay in node_modules, loaded when needed:
-      // the spinner of an interactive pack, the fixture-file schema of dev, and chalk for
-      // validate, whose output is coloured only on a terminal.
-      external: ['ajv', 'ora', ...(name === 'validate.js' ? ['chalk'] : [])],
-      // commander (and ignore, in pack.js) are CommonJS and require Node's modules; an ES module
-      // has no `require` of its own.
-      banner: { js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
-      plugins: [keepModuleUrls(outdir), spawnOnDemand(), name === 'main.js' ? splitAtCommands(bundled) : shareWithMain(dist)],
+      external: ['ajv'],
+      define: { 'import.meta.url': '__moduleUrl' },
+      banner: { js: "const __moduleUrl = require('node:url').pathToFileURL(__filename).href;" },
+      plugins: [keepModuleUrls(outdir), spawnOnDemand(), name === 'main.cjs' ? splitAtCommands(bundled) : shareWithMain(dist)],
       metafile: true,
       logLevel: 'warning',
     });
     const [output] = Object.values(result.metafile.outputs);
     const carried = Object.entries(output.inputs).filter(([, { bytesInOutput }]) => bytesInOutput > 0).map(([input]) => input);
-    if (name !== 'main.js' && carried.some((input) => input.includes('node_modules/commander/'))) {
+    if (name !== 'main.cjs' && carried.some((input) => input.includes('node_modules/commander/'))) {
       throw new Error(`dist/cli/${name} would carry a second copy of commander; define options in the command's command.ts, which main.js holds`);
     }
     outputs.push(...result.outputFiles);
@@ -126,6 +128,36 @@ async function bundleCli() {
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
   for (const file of outputs) writeFileSync(file.path, file.contents);
+}
+
+/**
+ * Runs the CLI's everyday commands once, on the standalone template, so that each bundle's code
+ * cache (dist/cli/<bundle>.cache, see src/cli-loader.ts) holds the bytecode of what they call. Each
+ * run writes the caches of the bundles it loaded, so the run that matters most, validate of a zip,
+ * comes last and leaves main.cjs's. The runs go through bin/pipeline-tool.js itself: V8 takes a cache
+ * only when the flags are the ones it was made with.
+ */
+function writeCodeCaches() {
+  const work = mkdtempSync(path.join(tmpdir(), 'pipeline-tool-build-'));
+  try {
+    const tool = path.join(root, 'templates/standalone/src');
+    const zip = path.join(work, 'tool.zip');
+    const runs = [
+      ['rules'],
+      ['pack', tool, '--out', zip, '--quiet'],
+      ['validate', '--format', 'json', tool],
+      ['validate', zip],
+    ];
+    for (const args of runs) {
+      execFileSync(process.execPath, [path.join(root, 'bin/pipeline-tool.js'), ...args], {
+        cwd: work,
+        env: { ...process.env, PIPELINE_TOOL_WRITE_CODE_CACHE: '1', FORCE_COLOR: '0' },
+        stdio: 'ignore',
+      });
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -202,7 +234,7 @@ function shareWithMain(dist) {
     name: 'share-with-main',
     setup(build) {
       build.onResolve({ filter: /errors\.js$/ }, (args) =>
-        path.resolve(args.resolveDir, args.path) === errors ? { path: './main.js', external: true } : undefined,
+        path.resolve(args.resolveDir, args.path) === errors ? { path: './main.cjs', external: true } : undefined,
       );
       build.onResolve({ filter: /^commander$/ }, async (args) => {
         if (args.pluginData === 'commander') return undefined;

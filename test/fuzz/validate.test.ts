@@ -20,7 +20,7 @@ import { checkAcceptedMeansReadable, checkBomb, checkByteString, checkCleanBase,
 import { fuzzProperty, isSelected } from './harness.js';
 
 function requireBuiltCli(): void {
-  if (!existsSync(new URL('../../dist/cli/main.js', import.meta.url))) throw new Error('dist/cli/main.js is missing: run `npm run build` first');
+  if (!existsSync(new URL('../../dist/cli/main.cjs', import.meta.url))) throw new Error('dist/cli/main.cjs is missing: run `npm run build` first');
 }
 
 /*

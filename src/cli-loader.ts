@@ -1,0 +1,83 @@
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import vm from 'node:vm';
+import zlib from 'node:zlib';
+
+/*
+ * Loads the CLI's bundles (dist/cli/*.cjs, written by scripts/build.mjs) with V8's code cache.
+ *
+ * Compiling the bundles is a large part of a short command such as `validate` of an ordinary
+ * bundle: Node 20 has no compile cache for modules, so every run parsed and compiled them again.
+ * The bundles are CommonJS and are compiled here with `vm.Script`, which takes the bytecode V8
+ * saved from an earlier run (`<bundle>.cache`, written at build time by a run of the commands),
+ * including that of every function that run called. A cache that V8 refuses (another Node
+ * version, other V8 flags) is ignored and the bundle compiled from its source, as without one.
+ *
+ * V8 checks a cache against the source's length only, so each cache starts with the CRC-32 of
+ * the source it was made from: a bundle edited after the build (a local patch, say) is compiled
+ * from its source rather than run as the bytecode of what it used to be. Without zlib.crc32
+ * (before Node 20.15) no cache is used.
+ */
+
+const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
+const HEADER = 4;
+
+interface Bundle {
+  exports: unknown;
+  script: vm.Script;
+  source: Buffer;
+  cache: string;
+}
+
+const bundles = new Map<string, Bundle>();
+
+/** The exports of a bundle, loading it (and, as it asks, the bundles it requires) once. */
+export function loadBundle(file: string): unknown {
+  const known = bundles.get(file);
+  if (known) return known.exports;
+  const source = readFileSync(file);
+  const cache = `${file}.cache`;
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source.toString('utf8')}\n})`, {
+    filename: file,
+    cachedData: cachedData(cache, source),
+  });
+  const module: Bundle = { exports: {}, script, source, cache };
+  bundles.set(file, module);
+  const directory = path.dirname(file);
+  const nodeRequire = createRequire(file);
+  // Another bundle of the CLI (a command's, or main's from a command) is loaded here too.
+  const require = Object.assign((id: string) => (id.startsWith('./') && id.endsWith('.cjs') ? loadBundle(path.join(directory, id)) : nodeRequire(id)), nodeRequire);
+  (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, require, module, file, directory);
+  return module.exports;
+}
+
+function cachedData(cache: string, source: Buffer): Buffer | undefined {
+  if (!crc32) return undefined;
+  let data: Buffer;
+  try {
+    data = readFileSync(cache);
+  } catch {
+    return undefined;
+  }
+  return data.length > HEADER && data.readUInt32LE(0) === crc32(source) ? data.subarray(HEADER) : undefined;
+}
+
+/**
+ * Writes each loaded bundle's code cache, with what this run compiled. The build calls it (through
+ * `PIPELINE_TOOL_WRITE_CODE_CACHE`) after running the commands on sample input.
+ */
+export function writeCodeCaches(): void {
+  if (!crc32) return;
+  for (const { script, source, cache } of bundles.values()) {
+    const header = Buffer.alloc(HEADER);
+    header.writeUInt32LE(crc32(source));
+    writeFileSync(`${cache}.tmp`, Buffer.concat([header, script.createCachedData()]));
+    renameSync(`${cache}.tmp`, cache);
+  }
+}
+
+/** Whether V8 took each loaded bundle's cache: for tests and the build's check. */
+export function cacheUse(): Array<{ file: string; rejected: boolean | undefined }> {
+  return [...bundles].map(([file, { script }]) => ({ file, rejected: script.cachedDataRejected }));
+}

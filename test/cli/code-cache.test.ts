@@ -1,0 +1,64 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/*
+ * The CLI's bundles are compiled with the code cache the build saved (src/cli-loader.ts). These
+ * tests load them as bin/pipeline-tool.js does, in a fresh Node, and ask V8 whether it took each
+ * cache; and they check that a bundle changed after the build is compiled from its source.
+ */
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const work = mkdtempSync(path.join(tmpdir(), 'pipeline-tool-code-cache-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** Loads the named bundles of a dist/ folder in a new Node, with the CLI's V8 flags; returns V8's verdicts. */
+function cacheVerdicts(dist: string, bundles: string[]): Array<{ file: string; rejected: boolean | undefined }> {
+  const script = `
+    import v8 from 'node:v8';
+    v8.setFlagsFromString('--no-compilation-cache');
+    const { loadBundle, cacheUse } = await import(${JSON.stringify(path.join(dist, 'cli-loader.js'))});
+    for (const name of ${JSON.stringify(bundles)}) loadBundle(${JSON.stringify(path.join(dist, 'cli'))} + '/' + name);
+    console.log(JSON.stringify(cacheUse().map(({ file, rejected }) => ({ file: file.split('/').pop(), rejected }))));
+  `;
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  expect(result.stderr).toBe('');
+  return JSON.parse(result.stdout) as Array<{ file: string; rejected: boolean | undefined }>;
+}
+
+describe('code cache of the CLI bundles', () => {
+  it('is taken by V8 for main and every command the build ran', () => {
+    expect(cacheVerdicts(path.join(root, 'dist'), ['main.cjs', 'validate.cjs', 'pack.cjs', 'rules.cjs'])).toEqual([
+      { file: 'main.cjs', rejected: false },
+      { file: 'validate.cjs', rejected: false },
+      { file: 'pack.cjs', rejected: false },
+      { file: 'rules.cjs', rejected: false },
+    ]);
+  });
+
+  it('is not used for a bundle edited after the build, even at the same length, which then runs as edited', () => {
+    const dist = path.join(work, 'dist');
+    cpSync(path.join(root, 'dist'), dist, { recursive: true });
+    // The package.json beside dist/ gives `--version`, templates and schemas their place.
+    cpSync(path.join(root, 'package.json'), path.join(work, 'package.json'));
+    const main = path.join(dist, 'cli', 'main.cjs');
+    const source = readFileSync(main, 'utf8');
+    const marker = 'Scaffold, check, pack and run';
+    expect(source).toContain(marker);
+    const edited = source.replace(marker, 'SCAFFOLD, CHECK, PACK AND RUN');
+    expect(edited.length).toBe(source.length);
+    writeFileSync(main, edited);
+    expect(cacheVerdicts(dist, ['main.cjs', 'validate.cjs'])).toEqual([
+      { file: 'main.cjs', rejected: undefined },
+      { file: 'validate.cjs', rejected: false },
+    ]);
+    const bin = path.join(work, 'bin', 'pipeline-tool.js');
+    cpSync(path.join(root, 'bin'), path.join(work, 'bin'), { recursive: true });
+    const help = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('SCAFFOLD, CHECK, PACK AND RUN');
+  });
+});
