@@ -1,7 +1,8 @@
 import type * as Inspector from 'node:inspector';
 import { createRequire } from 'node:module';
 import vm from 'node:vm';
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import type * as WorkerThreads from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
 
 /*
  * Syntax errors, as V8 (the engine of Chromium) reports them. Nothing is run: a classic script is
@@ -111,7 +112,8 @@ export function decodeScript(bytes: Uint8Array): string {
   return decoder.decode(bytes);
 }
 
-// The inspector is needed only for an error on a very long line: loaded then, not at start-up.
+// The inspector is needed only for an error on a very long line, and worker_threads only for a
+// large bundle: each is loaded then, not at start-up.
 const requireHere = createRequire(import.meta.url);
 let inspectorHere: typeof Inspector | undefined;
 const getInspectorHere = () => (inspectorHere ??= requireHere('node:inspector') as typeof Inspector);
@@ -183,8 +185,9 @@ class SyntaxWorker {
     if (this.worker) return true;
     if (this.failed) return false;
     try {
-      const { port1, port2 } = new MessageChannel();
-      const worker = new Worker(WORKER_SOURCE, {
+      const threads = requireHere('node:worker_threads') as typeof WorkerThreads;
+      const { port1, port2 } = new threads.MessageChannel();
+      const worker = new threads.Worker(WORKER_SOURCE, {
         eval: true,
         execArgv: ['--experimental-vm-modules', '--expose-internals', '--no-warnings'],
         workerData: { port: port2 },
