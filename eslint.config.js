@@ -28,6 +28,17 @@ export default tseslint.config(
     },
   },
   {
+    // The command's entry point is CommonJS (bin/package.json), for a faster start.
+    files: ['bin/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // What the entry point requires is CommonJS too; TypeScript writes its imports as `import x = require()`.
+    files: ['src/**/*.cts'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // The templates are browser code checked by tsc through `// @ts-check` (see test/init), which
     // knows every DOM global; eslint's own global list would only duplicate it, incompletely.
     files: ['templates/**/*.js'],

@@ -104,10 +104,12 @@ async function bundleCli() {
       outfile: path.join(outdir, name),
       bundle: true,
       write: false,
-      // CommonJS, so that src/cli-loader.ts can compile it with V8's code cache. What a command
+      // CommonJS, so that src/cli-loader.cts can compile it with V8's code cache. What a command
       // imports on demand (chalk for coloured output, ora for an interactive pack) is bundled too
       // and required when first needed; ajv, for dev's fixture files, stays in node_modules.
       format: 'cjs',
+      // ASCII source becomes a one-byte string, read without decoding UTF-8 (src/cli-loader.cts).
+      charset: 'ascii',
       supported: { 'dynamic-import': false },
       platform: 'node',
       target: 'node20',
@@ -132,7 +134,7 @@ async function bundleCli() {
 
 /**
  * Runs the CLI's everyday commands once, on the standalone template, so that each bundle's code
- * cache (dist/cli/<bundle>.cache, see src/cli-loader.ts) holds the bytecode of what they call. Each
+ * cache (dist/cli/<bundle>.cache, see src/cli-loader.cts) holds the bytecode of what they call. Each
  * run writes the caches of the bundles it loaded, so the run that matters most, validate of a zip,
  * comes last and leaves main.cjs's. The runs go through bin/pipeline-tool.js itself: V8 takes a cache
  * only when the flags are the ones it was made with.

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
 /*
- * The CLI's bundles are compiled with the code cache the build saved (src/cli-loader.ts). These
+ * The CLI's bundles are compiled with the code cache the build saved (src/cli-loader.cts). These
  * tests load them as bin/pipeline-tool.js does, in a fresh Node, and ask V8 whether it took each
  * cache; and they check that a bundle changed after the build is compiled from its source.
  */
@@ -20,7 +20,7 @@ function cacheVerdicts(dist: string, bundles: string[]): Array<{ file: string; r
   const script = `
     import v8 from 'node:v8';
     v8.setFlagsFromString('--no-compilation-cache');
-    const { loadBundle, cacheUse } = await import(${JSON.stringify(path.join(dist, 'cli-loader.js'))});
+    const { default: { loadBundle, cacheUse } } = await import(${JSON.stringify(path.join(dist, "cli-loader.cjs"))});
     for (const name of ${JSON.stringify(bundles)}) loadBundle(${JSON.stringify(path.join(dist, 'cli'))} + '/' + name);
     console.log(JSON.stringify(cacheUse().map(({ file, rejected }) => ({ file: file.split('/').pop(), rejected }))));
   `;
