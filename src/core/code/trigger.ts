@@ -20,6 +20,10 @@ const WHOLE_WORDS = ['write', 'writeln', 'import', 'export'];
 /** jQuery's `.html(…)` matters only in a bundle that ships jQuery. */
 export const JQUERY_TRIGGER = '.html(';
 
+/** The bytes that cannot be part of a name. */
+const NOT_NAME_PART: number[] = [];
+for (let c = 0; c < 256; c++) if (!JS_NAME_PART[c]) NOT_NAME_PART.push(c);
+
 const PLAIN = 1;
 const WHOLE_NAME = 2;
 
@@ -87,14 +91,22 @@ function build(plain: readonly string[]) {
   // A state is stored as its row's offset (number × 256), which saves a shift per byte.
   const states = new Uint16Array((count + 1) * 256);
   const pending = new Uint8Array(count + 1);
+  // A byte outside the alphabet leads back to the root (0, as the table starts), except right after
+  // a whole word, where one that cannot continue a name accepts; so only the alphabet's columns
+  // need computing, which keeps this loop short.
+  const endsName = NOT_NAME_PART;
   for (let s = 0; s < count; s++) {
-    for (let c = 0; c < 256; c++) {
-      const target = next[s * 256 + c]!;
-      const whole = output[s] === WHOLE_NAME && !JS_NAME_PART[c];
-      states[s * 256 + c] = (output[target] === PLAIN || whole ? accept : target) * 256;
+    const row = s * 256;
+    const whole = output[s] === WHOLE_NAME;
+    if (whole) {
+      for (const c of endsName) states[row + c] = accept * 256;
+      // At a chunk's end right after a whole word, the next byte is unknown: count it as found.
+      pending[s] = 1;
     }
-    // At a chunk's end right after a whole word, the next byte is unknown: count it as found.
-    if (output[s] === WHOLE_NAME) pending[s] = 1;
+    for (const c of alphabet) {
+      const target = next[row + c]!;
+      states[row + c] = (output[target] === PLAIN || (whole && !JS_NAME_PART[c]) ? accept : target) * 256;
+    }
   }
   states.fill(accept * 256, accept * 256);
   return { states, pending, accept: accept * 256 };
