@@ -75,3 +75,8 @@ export function richTool(): Record<string, string | Buffer> {
 export function fileSize(file: string): number {
   return statSync(file).size;
 }
+
+/** How many files this process has open (Linux), to show that a step closes what it opens. */
+export function openFileCount(): number {
+  return readdirSync('/proc/self/fd').length;
+}

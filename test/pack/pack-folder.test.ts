@@ -1,11 +1,11 @@
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packFolder, type PackResult } from '../../src/core/pack/pack-folder.js';
-import { defaultZipName, safeFileName } from '../../src/core/pack/destination.js';
+import { packFolder, type PackProgress, type PackResult } from '../../src/core/pack/pack-folder.js';
+import { defaultZipName, DestinationExistsError, safeFileName } from '../../src/core/pack/destination.js';
 import { validateBundle } from '../../src/core/validate.js';
 import { tempDir, writeFolder } from '../helpers/bundles.js';
-import { GOOD_ZIP_NAME, goodFiles, goodManifest, sha256, tempFilesIn } from './helpers.js';
+import { GOOD_ZIP_NAME, goodFiles, goodManifest, openFileCount, sha256, tempFilesIn } from './helpers.js';
 
 /** A tool folder and a separate working folder, so outputs never land inside the tool by accident. */
 function setup(files: Record<string, string | Buffer> = goodFiles()) {
@@ -259,3 +259,181 @@ describe('packFolder: dry run', () => {
 function prefix(folder: string, files: Record<string, string | Buffer>): Record<string, string | Buffer> {
   return Object.fromEntries(Object.entries(files).map(([name, content]) => [folder + name, content]));
 }
+
+describe('packFolder: what it reports while it works', () => {
+  it('selects, compresses each file in order, then checks the zip', async () => {
+    const { tool, cwd } = setup();
+    const steps: PackProgress[] = [];
+    await packFolder(tool, { cwd, onProgress: (progress) => steps.push(progress) });
+    expect(steps).toEqual([
+      { step: 'select' },
+      { step: 'compress', done: 0, total: 4 },
+      { step: 'compress', done: 1, total: 4 },
+      { step: 'compress', done: 2, total: 4 },
+      { step: 'compress', done: 3, total: 4 },
+      { step: 'compress', done: 4, total: 4 },
+      { step: 'check-zip' },
+    ]);
+  });
+
+  it('in a dry run, selects and checks the files only', async () => {
+    const { tool, cwd } = setup();
+    const steps: PackProgress[] = [];
+    await packFolder(tool, { cwd, dryRun: true, onProgress: (progress) => steps.push(progress) });
+    expect(steps).toEqual([{ step: 'select' }, { step: 'check-files', files: 4 }]);
+  });
+
+  it('checks the files first only past a limit: 200 files go straight to the zip', async () => {
+    const files: Record<string, string | Buffer> = { ...goodFiles() };
+    for (let i = 0; i < 196; i++) files[`js/chunk-${i}.js`] = `export default ${i};\n`;
+    const { tool, cwd } = setup(files);
+    const steps: string[] = [];
+    const result = await packFolder(tool, { cwd, onProgress: (progress) => steps.push(progress.step) });
+    expect(result).toMatchObject({ ok: true, written: true, stage: 'zip', files: 200 });
+    expect(steps).not.toContain('check-files');
+  });
+});
+
+describe('packFolder: the unpacked limit, 50,000,000 bytes', () => {
+  /** The clean tool plus a sparse file that brings the total to `total` bytes. */
+  function toolOfSize(total: number) {
+    const { tool, cwd } = setup();
+    const rest = Object.values(goodFiles()).reduce((sum, content) => sum + Buffer.byteLength(content), 0);
+    const big = path.join(tool, 'img', 'blank.png');
+    mkdirSync(path.dirname(big));
+    writeFileSync(big, '');
+    truncateSync(big, total - rest);
+    return { tool, cwd };
+  }
+
+  it('one byte over: refused on the files, before compressing, and no zip size is given', async () => {
+    const { tool, cwd } = toolOfSize(50_000_001);
+    for (const dryRun of [false, true]) {
+      const steps: string[] = [];
+      const result = await packFolder(tool, { cwd, dryRun, onProgress: (progress) => steps.push(progress.step) });
+      expect(result).toMatchObject({ ok: false, written: false, stage: 'files', unpackedSize: 50_000_001 });
+      expect(ruleIds(result)).toEqual(['unpacked-size']);
+      expect('zipSize' in result).toBe(false);
+      expect(steps).toEqual(['select', 'check-files']);
+    }
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it('exactly at the limit: packed, and measured in a dry run', async () => {
+    const { tool, cwd } = toolOfSize(50_000_000);
+    const steps: string[] = [];
+    const result = await packFolder(tool, { cwd, onProgress: (progress) => steps.push(progress.step) });
+    expect(result).toMatchObject({ ok: true, written: true, stage: 'zip', unpackedSize: 50_000_000 });
+    expect(steps).not.toContain('check-files');
+    const dry = await packFolder(tool, { cwd: tempDir(), dryRun: true });
+    expect(dry).toMatchObject({ ok: true, stage: 'files', zipSize: result.zipSize });
+  });
+});
+
+describe('packFolder: the dry run’s result', () => {
+  it('lists each file with its size, in zip order, and applies the rule settings given', async () => {
+    const { tool, cwd } = setup(goodFiles({ ...goodManifest, description: 'Estimates kitchens. Fast.' }));
+    const result = await packFolder(tool, { cwd, dryRun: true });
+    expect(ruleIds(result)).toEqual(['manifest-description']);
+    expect(result.included).toEqual(
+      ['app.js', 'index.html', 'manifest.json', 'styles.css'].map((name) => ({ path: name, size: statSync(path.join(tool, name)).size })),
+    );
+    const quiet = await packFolder(tool, { cwd, dryRun: true, rules: { 'manifest-description': 'off' } });
+    expect(quiet.report.problems).toEqual([]);
+    const scoped = await packFolder(tool, { cwd, dryRun: true, overrides: [{ files: ['manifest.json'], rules: { 'manifest-description': 'off' } }] });
+    expect(scoped.report.problems).toEqual([]);
+  });
+});
+
+describe('packFolder: refusals', () => {
+  it('refuses an invalid timestamp', async () => {
+    const { tool, cwd } = setup();
+    await expect(packFolder(tool, { cwd, timestamp: new Date(Number.NaN) })).rejects.toMatchObject({
+      name: 'UsageError',
+      message: 'the timestamp for the entries is not a valid date.',
+    });
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it('says what is wrong with a path that is not a tool folder', async () => {
+    const cwd = tempDir();
+    writeFileSync(path.join(cwd, 'bundle.zip'), 'PK');
+    writeFileSync(path.join(cwd, 'My Bundle.ZIP'), 'PK');
+    writeFileSync(path.join(cwd, 'notes.txt'), 'x');
+    const refusal = (folder: string) => packFolder(folder, { cwd }).then(() => expect.unreachable(), (error: Error) => error);
+    expect(await refusal('nowhere')).toMatchObject({ name: 'UsageError', message: 'nowhere does not exist. Give the path of a tool folder.' });
+    expect(await refusal('bundle.zip')).toMatchObject({
+      name: 'UsageError',
+      message: 'bundle.zip is a file; pack takes a tool folder. To check a zip, run: pipeline-tool validate bundle.zip',
+    });
+    expect((await refusal('My Bundle.ZIP')).message).toBe("My Bundle.ZIP is a file; pack takes a tool folder. To check a zip, run: pipeline-tool validate 'My Bundle.ZIP'");
+    expect(await refusal('notes.txt')).toMatchObject({ name: 'UsageError', message: 'notes.txt is not a folder. Give the path of a tool folder.' });
+    expect(await refusal('notes.txt/inner')).toMatchObject({ name: 'UsageError', message: expect.stringMatching(/^cannot read notes\.txt\/inner: ENOTDIR: /) });
+  });
+
+  it('refuses an existing file before compressing anything', async () => {
+    const { tool, cwd } = setup();
+    writeFileSync(path.join(cwd, GOOD_ZIP_NAME), 'OLD');
+    const steps: string[] = [];
+    await expect(packFolder(tool, { cwd, onProgress: (progress) => steps.push(progress.step) })).rejects.toBeInstanceOf(DestinationExistsError);
+    expect(steps).toEqual(['select']);
+    expect(tempFilesIn(cwd)).toEqual([]);
+  });
+
+  it('does not replace a file that appears at the destination while it packs, unless forced', async () => {
+    const { tool, cwd } = setup();
+    const zip = path.join(cwd, GOOD_ZIP_NAME);
+    const appear = (progress: PackProgress) => {
+      if (progress.step === 'check-zip') writeFileSync(zip, 'ARRIVED');
+    };
+    await expect(packFolder(tool, { cwd, onProgress: appear })).rejects.toMatchObject({
+      name: 'UsageError',
+      message: `${zip} already exists; use --force to replace it.`,
+    });
+    expect(readFileSync(zip, 'utf8')).toBe('ARRIVED');
+    expect(tempFilesIn(cwd)).toEqual([]);
+    rmSync(zip);
+    const forced = await packFolder(tool, { cwd, force: true, onProgress: appear });
+    expect(forced.written).toBe(true);
+    expect(readFileSync(zip).subarray(0, 2).toString()).toBe('PK');
+  });
+});
+
+describe('packFolder: aborting', () => {
+  it('removes the temporary file the moment it is aborted, and stops compressing', async () => {
+    const files: Record<string, string | Buffer> = { ...goodFiles() };
+    for (let i = 0; i < 30; i++) files[`js/chunk-${i}.js`] = `let v${i} = ${i};\n`.repeat(5_000);
+    const { tool, cwd } = setup(files);
+    const controller = new AbortController();
+    let atAbort: string[] | undefined;
+    let lastDone = 0;
+    const packing = packFolder(tool, {
+      cwd,
+      signal: controller.signal,
+      onProgress: (progress) => {
+        if (progress.step !== 'compress') return;
+        lastDone = progress.done;
+        if (progress.done === 3) {
+          expect(tempFilesIn(cwd)).toHaveLength(1);
+          controller.abort();
+          atAbort = tempFilesIn(cwd);
+        }
+      },
+    });
+    await expect(packing).rejects.toMatchObject({ name: 'AbortError' });
+    expect(atAbort).toEqual([]);
+    expect(lastDone).toBe(3);
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('packFolder: file handles', () => {
+  it('closes every file it opens, whether it writes the zip or not', async () => {
+    const { tool, cwd } = setup({ ...goodFiles(), '.pipelineignore': 'drafts/\n' });
+    await packFolder(tool, { cwd: tempDir() });
+    const before = openFileCount();
+    await packFolder(tool, { cwd });
+    await packFolder(tool, { cwd, dryRun: true });
+    await packFolder(tool, { cwd: tempDir(), rules: {}, timestamp: new Date(Date.UTC(2024, 0, 1)) });
+    expect(openFileCount()).toBe(before);
+  });
+});
