@@ -209,3 +209,153 @@ describe('selectFiles: fixtures files for pipeline-tool dev', () => {
     expect(selection.excluded).toEqual([{ path: 'my-data.json', kind: 'file', reason: 'fixtures' }]);
   });
 });
+
+describe('selectFiles: project files', () => {
+  it('leaves out every package manager’s and runtime’s project file, and any tsconfig, but nothing that merely resembles one', async () => {
+    const projectFiles = [
+      'package.json',
+      'package-lock.json',
+      'npm-shrinkwrap.json',
+      'yarn.lock',
+      'pnpm-lock.yaml',
+      'pnpm-workspace.yaml',
+      'bun.lock',
+      'bun.lockb',
+      'deno.json',
+      'deno.jsonc',
+      'deno.lock',
+      'jsconfig.json',
+      'pipeline-tool.config.json',
+      'tsconfig.json',
+      'TSConfig.Base.JSON',
+      'lib/tsconfig.lib.json',
+    ];
+    const lookAlikes = ['my-tsconfig.json', 'tsconfig.json.js', 'data/package.json.js'];
+    const root = writeFolder({ ...goodFiles(), ...Object.fromEntries([...projectFiles, ...lookAlikes].map((name) => [name, '{}'])) });
+    const { included, excluded } = await reasons(root);
+    expect(excluded).toEqual(Object.fromEntries(projectFiles.map((name) => [name, 'project-file'])));
+    for (const name of lookAlikes) expect(included).toContain(name);
+  });
+
+  it('gives a detail only where there is one', async () => {
+    const root = writeFolder({ ...goodFiles(), 'package.json': '{}', 'a.js.map': '{}', 'notes.txt': 'x' });
+    const { selection } = await reasons(root);
+    expect(selection.excluded).toStrictEqual([
+      { path: 'a.js.map', kind: 'file', reason: 'source-map' },
+      { path: 'notes.txt', kind: 'file', reason: 'file-type', detail: '.txt' },
+      { path: 'package.json', kind: 'file', reason: 'project-file' },
+    ]);
+  });
+});
+
+describe('selectFiles: omit', () => {
+  it('passes over what it is told to omit: neither listed nor walked', async () => {
+    const root = writeFolder({ ...goodFiles(), 'state/cache.js': 'x', 'state.js': 'x', 'notes.txt': 'x' });
+    const selection = await selectFiles(root, { omit: (entryPath) => entryPath === 'state/' || entryPath === 'notes.txt' });
+    expect(selection.included.map((entry) => entry.path)).toEqual(['app.js', 'index.html', 'manifest.json', 'state.js', 'styles.css']);
+    expect(selection.excluded).toEqual([]);
+    expect(selection.source.entries.some((entry) => entry.path.startsWith('state/'))).toBe(false);
+  });
+});
+
+describe('selectFiles: what is not a fixtures file', () => {
+  const FIXTURES = JSON.stringify({ $schema: 'fixtures.schema.json', mode: 'extend' });
+
+  it('keeps files that are not .json, the manifest, a $schema that is not a string, and a name with more after it', async () => {
+    const root = writeFolder({
+      ...goodFiles(),
+      'data.js': FIXTURES,
+      'a.json': JSON.stringify({ $schema: ['./fixtures.schema.json'] }),
+      'b.json': JSON.stringify({ $schema: './schemas/fixtures.schema.json.bak' }),
+      // A byte order mark is allowed at the start only; anywhere else it is not JSON.
+      'c.json': `{\uFEFF"$schema": "fixtures.schema.json"}`,
+    });
+    const { included, excluded } = await reasons(root);
+    expect(excluded).toEqual({});
+    for (const name of ['data.js', 'a.json', 'b.json', 'c.json']) expect(included).toContain(name);
+    const manifest = writeFolder({ ...goodFiles(), 'manifest.json': JSON.stringify({ $schema: '../fixtures.schema.json', name: 'x' }) });
+    expect((await reasons(manifest)).included).toContain('manifest.json');
+  });
+
+  it('looks into .json files up to 20,000,000 bytes, and not past that', async () => {
+    const padded = (size: number) => {
+      const bytes = Buffer.alloc(size, ' ');
+      bytes.write(FIXTURES);
+      return bytes;
+    };
+    const root = writeFolder({ ...goodFiles(), 'at-limit.json': padded(20_000_000), 'over-limit.json': padded(20_000_001) });
+    const { included, excluded } = await reasons(root);
+    expect(excluded).toEqual({ 'at-limit.json': 'fixtures' });
+    expect(included).toContain('over-limit.json');
+  });
+});
+
+describe('selectFiles: a .pipelineignore that cannot be used', () => {
+  const ignoreFile = (root: string) => path.join(root, '.pipelineignore');
+
+  it('a link: refused, never followed', async () => {
+    const root = writeFolder(goodFiles());
+    const elsewhere = path.join(tempDir(), 'rules');
+    writeFileSync(elsewhere, '*.js\n');
+    symlinkSync(elsewhere, ignoreFile(root));
+    await expect(selectFiles(root)).rejects.toMatchObject({
+      name: 'UsageError',
+      message: `${ignoreFile(root)} is a symbolic link; pack never follows links. Make it a regular file.`,
+    });
+  });
+
+  it('a folder', async () => {
+    const root = writeFolder(goodFiles());
+    mkdirSync(ignoreFile(root));
+    await expect(selectFiles(root)).rejects.toMatchObject({ name: 'UsageError', message: `${ignoreFile(root)} is not a regular file.` });
+  });
+
+  it('over 1,000,000 bytes; exactly that many is read', async () => {
+    const sized = (size: number) => {
+      const bytes = Buffer.alloc(size, ' ');
+      bytes.write('*.css\n#');
+      return bytes;
+    };
+    const over = writeFolder({ ...goodFiles(), '.pipelineignore': sized(1_000_001) });
+    await expect(selectFiles(over)).rejects.toMatchObject({
+      name: 'UsageError',
+      message: `${ignoreFile(over)} is larger than 1,000,000 bytes; is it really an ignore file?`,
+    });
+    const at = writeFolder({ ...goodFiles(), '.pipelineignore': sized(1_000_000) });
+    expect((await reasons(at)).excluded).toMatchObject({ 'styles.css': 'ignored' });
+  });
+
+  it('one that cannot be opened: the system’s reason', async () => {
+    const notAFolder = path.join(tempDir(), 'file');
+    writeFileSync(notAFolder, 'x');
+    await expect(selectFiles(notAFolder)).rejects.toMatchObject({
+      name: 'UsageError',
+      message: expect.stringMatching(new RegExp(`^cannot read ${notAFolder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/\\.pipelineignore: ENOTDIR: `)),
+    });
+  });
+});
+
+describe('excludeOutput: where the output already is', () => {
+  const folder = () => writeFolder({ ...goodFiles(), 'a.js': 'x', 'notes.txt': 'x', 'z.txt': 'x', '.old.zip': 'PK', 'out.zip': 'PK', '.pipelineignore': 'ignored.zip\n', 'ignored.zip': 'PK' });
+
+  it('moves an included file to the left-out, in path order, whatever its place', async () => {
+    const selection = await selectFiles(folder());
+    const before = selection.excluded.map((entry) => entry.path);
+    for (const output of ['a.js', 'manifest.json', 'styles.css']) {
+      const moved = excludeOutput(selection, output);
+      expect(moved.included.map((entry) => entry.path)).toEqual(selection.included.map((entry) => entry.path).filter((name) => name !== output));
+      expect(moved.excluded.map((entry) => entry.path)).toEqual([...before, output].sort());
+      expect(moved.excluded.find((entry) => entry.path === output)).toStrictEqual({ path: output, kind: 'file', reason: 'output-zip' });
+    }
+  });
+
+  it('renames only the output’s own reason, and only when that reason is its type', async () => {
+    const selection = await selectFiles(folder());
+    const reasonsOf = (s: typeof selection) => Object.fromEntries(s.excluded.map((entry) => [entry.path, entry.reason]));
+    const original = reasonsOf(selection);
+    expect(reasonsOf(excludeOutput(selection, 'out.zip'))).toEqual({ ...original, 'out.zip': 'output-zip' });
+    expect(reasonsOf(excludeOutput(selection, '.old.zip'))).toEqual(original);
+    expect(reasonsOf(excludeOutput(selection, 'ignored.zip'))).toEqual(original);
+    expect(excludeOutput(selection, 'out.zip').included).toEqual(selection.included);
+  });
+});
