@@ -1,0 +1,207 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openFolderSource } from '../../src/core/bundle/folder-source.js';
+import { shippedManifest } from '../../src/core/manifest/shipped-manifest.js';
+import { packFolder } from '../../src/core/pack/pack-folder.js';
+import { explainFileSystemError, measureShipment, openShippedFolder, planShipment, readShipped, type Shipment } from '../../src/core/pack/shipment.js';
+import { validateBundle } from '../../src/core/validate.js';
+import { tempDir, writeFolder } from '../helpers/bundles.js';
+import { noise } from '../helpers/noise.js';
+import { GOOD_ZIP_NAME, goodFiles, goodManifest, readWithPython, sha256 } from './helpers.js';
+
+const WITH_SCHEMA = JSON.stringify({ $schema: './node_modules/pipeline-tool/schemas/manifest.schema.json', ...goodManifest }, null, 2);
+
+/** A manifest.json of exactly `size` bytes: the good manifest, padded with spaces inside the object. */
+function manifestOfSize(size: number): string {
+  const text = JSON.stringify(goodManifest);
+  return `${text.slice(0, -1)}${' '.repeat(size - text.length)}}`;
+}
+
+describe('planShipment: the manifest that ships', () => {
+  it('ships the manifest without $schema and every other file as it is, in the zip and in the sizes', async () => {
+    const tool = writeFolder({ ...goodFiles(), 'manifest.json': WITH_SCHEMA });
+    const shipped = shippedManifest(Buffer.from(WITH_SCHEMA));
+    expect(shipped.length).toBeLessThan(WITH_SCHEMA.length);
+    const result = await packFolder(tool, { cwd: tempDir() });
+    expect(result.written).toBe(true);
+    expect(result.included.find((file) => file.path === 'manifest.json')?.size).toBe(shipped.length);
+    const entries = Object.fromEntries(readWithPython(result.outputPath).entries.map((entry) => [entry.name, entry.sha256]));
+    expect(entries).toEqual({
+      'app.js': sha256(Buffer.from(goodFiles()['app.js']!)),
+      'index.html': sha256(Buffer.from(goodFiles()['index.html']!)),
+      'manifest.json': sha256(shipped),
+      'styles.css': sha256(Buffer.from(goodFiles()['styles.css']!)),
+    });
+  });
+
+  it('reads a manifest of 64,000 bytes for the zip’s name; a larger one ships whole and names nothing', async () => {
+    const atLimit = writeFolder({ ...goodFiles(), 'manifest.json': manifestOfSize(64_000) });
+    expect(path.basename((await packFolder(atLimit, { cwd: tempDir(), dryRun: true })).outputPath)).toBe(GOOD_ZIP_NAME);
+    const over = writeFolder({ ...goodFiles(), 'manifest.json': manifestOfSize(70_000) });
+    const result = await packFolder(over, { cwd: tempDir(), dryRun: true });
+    expect(path.basename(result.outputPath)).toBe(`${path.basename(over)}.zip`);
+    expect(result.included.find((file) => file.path === 'manifest.json')?.size).toBe(70_000);
+    expect(result.report.problems.map((problem) => problem.ruleId)).toContain('manifest-too-large');
+  });
+
+  it('gives the short name and version trimmed', async () => {
+    const tool = writeFolder(goodFiles({ ...goodManifest, shortName: ' Kitchen\t', version: '\n1.2.0 ' }));
+    expect((await planShipment(tool)).names).toEqual({ shortName: 'Kitchen', version: '1.2.0' });
+  });
+});
+
+describe('planShipment: names and order', () => {
+  it('orders the files by the UTF-8 bytes of their NFC names, not by the folder’s own names', async () => {
+    const tool = writeFolder({ ...goodFiles(), 'A\u030A.js': 'x', 'B.js': 'x', '\uFF21.js': 'x', '\u{1F600}.js': 'x' });
+    const shipment = await planShipment(tool);
+    const expected = ['B.js', 'app.js', 'index.html', 'manifest.json', 'styles.css', '\u00C5.js', '\uFF21.js', '\u{1F600}.js'];
+    expect(shipment.files.map((file) => file.name)).toEqual(expected);
+    const result = await packFolder(tool, { cwd: tempDir() });
+    expect(readWithPython(result.outputPath).entries.map((entry) => entry.name)).toEqual(expected);
+  });
+
+  it('leaves out its own output when written into a subfolder of the tool', async () => {
+    const tool = writeFolder(goodFiles());
+    await packFolder('.', { cwd: tool, out: 'releases/' });
+    const again = await packFolder('.', { cwd: tool, out: 'releases/', force: true });
+    expect(again.excluded).toContainEqual({ path: `releases/${GOOD_ZIP_NAME}`, kind: 'file', reason: 'output-zip' });
+  });
+});
+
+describe('readShipped: the shipped manifest read as a file would be', () => {
+  it('hands over the same chunks and counts as the folder gives for a file with those bytes', async () => {
+    const tool = writeFolder({ ...goodFiles(), 'manifest.json': WITH_SCHEMA });
+    const shipment = await planShipment(tool);
+    const manifest = shipment.files.find((file) => file.name === 'manifest.json')!;
+    expect(manifest.content).toBeDefined();
+    const copy = writeFolder({ 'manifest.json': manifest.content! });
+    const folder = await openFolderSource(copy);
+    const size = manifest.size;
+    for (const limit of [0, 1, size - 1, size, size + 1]) {
+      const shipped: Buffer[] = [];
+      const plain: Buffer[] = [];
+      const result = await readShipped(shipment, manifest, limit, (chunk) => shipped.push(chunk));
+      expect(result).toEqual(await folder.read(folder.entries[0]!, limit, (chunk) => plain.push(chunk)));
+      expect(Buffer.concat(shipped)).toEqual(Buffer.concat(plain));
+      expect(shipped.every((chunk) => chunk.length > 0)).toBe(true);
+    }
+  });
+});
+
+describe('reading files that change under pack', () => {
+  it('names a file that changed size', async () => {
+    const tool = writeFolder(goodFiles());
+    const packing = packFolder(tool, {
+      cwd: tempDir(),
+      onProgress: (progress) => {
+        if (progress.step === 'compress' && progress.done === 0) writeFileSync(path.join(tool, 'styles.css'), 'body{}');
+      },
+    });
+    await expect(packing).rejects.toMatchObject({
+      name: 'UsageError',
+      message: 'styles.css changed while it was being read. Wait for the build to finish, then try again.',
+    });
+  });
+
+  it('names a file that disappeared, with the system’s reason', async () => {
+    const tool = writeFolder(goodFiles());
+    const gone = path.join(tool, 'styles.css');
+    const packing = packFolder(tool, {
+      cwd: tempDir(),
+      onProgress: (progress) => {
+        if (progress.step === 'compress' && progress.done === 0) rmSync(gone);
+      },
+    });
+    await expect(packing).rejects.toMatchObject({ name: 'UsageError', message: expect.stringMatching(new RegExp(`^cannot read ${literal(gone)}: ENOENT: `)) });
+  });
+
+  it('explainFileSystemError: only a file system error with a path becomes a usage error', () => {
+    const thrown = (error: unknown) => {
+      try {
+        explainFileSystemError(error as NodeJS.ErrnoException);
+      } catch (caught) {
+        return caught;
+      }
+      return undefined;
+    };
+    const withPath = Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO', path: '/x/app.js' });
+    expect(thrown(withPath)).toMatchObject({ name: 'UsageError', message: 'cannot read /x/app.js: EIO: i/o error, read' });
+    const aborted = AbortSignal.abort().reason as Error;
+    expect(thrown(aborted)).toBe(aborted);
+    const codeOnly = Object.assign(new Error('Z_DATA_ERROR'), { code: 'Z_DATA_ERROR' });
+    expect(thrown(codeOnly)).toBe(codeOnly);
+    const plain = new Error('plain');
+    expect(thrown(plain)).toBe(plain);
+    const pathOnly = Object.assign(new Error('odd'), { path: '/x' });
+    expect(thrown(pathOnly)).toBe(pathOnly);
+  });
+});
+
+describe('measureShipment: the zip size without writing it', () => {
+  /** The shipment of a small tool with `count` empty files instead of its own. */
+  async function withEmptyFiles(count: number): Promise<Shipment> {
+    const shipment = await planShipment(writeFolder(goodFiles()));
+    const entry = shipment.files[0]!.entry;
+    const files = Array.from({ length: count }, (_, i) => ({ name: `f${i}.js`, entry, content: Buffer.alloc(0), size: 0 }));
+    return { ...shipment, files };
+  }
+
+  it('measures up to 65,535 files, the most a zip without zip64 holds, and no more', async () => {
+    const most = await measureShipment(await withEmptyFiles(0xffff));
+    expect(most?.size).toBe(0xffff);
+    expect([...most!.values()].every((size) => size === 0)).toBe(true);
+    expect(await measureShipment(await withEmptyFiles(0x10000))).toBeUndefined();
+  });
+});
+
+describe('openShippedFolder: the folder as the rules see it', () => {
+  it('a folder bundle with the zip’s names and sizes; measured unless told not to', async () => {
+    const tool = writeFolder({ ...goodFiles(), 'img/noise.png': noise(3_000) });
+    const written = await packFolder(tool, { cwd: tempDir() });
+    const measured = await openShippedFolder(tool);
+    expect(measured.kind).toBe('folder');
+    expect(measured.archiveSize).toBe(written.zipSize);
+    expect(measured.entries).toStrictEqual(
+      written.included.map((file) => ({ path: file.path, kind: 'file', declaredSize: file.size, readable: true, compressedSize: file.compressedSize })),
+    );
+    const unmeasured = await openShippedFolder(tool, { measure: false });
+    expect('archiveSize' in unmeasured).toBe(false);
+    expect(unmeasured.entries).toStrictEqual(written.included.map((file) => ({ path: file.path, kind: 'file', declaredSize: file.size, readable: true })));
+    expect((await validateBundle(tool)).kind).toBe('folder');
+  });
+
+  it('names the largest files by their compressed size when the zip would be too large', async () => {
+    const tool = writeFolder({ ...goodFiles(), 'img/photo.png': noise(10_100_000), 'img/small.png': noise(1_000) });
+    const report = await validateBundle(tool);
+    const problem = report.problems.find((p) => p.ruleId === 'bundle-size');
+    expect(problem?.message).toMatch(/ Largest entries \(compressed\): img\/photo\.png 10,100,000 bytes, img\/small\.png 1,000 bytes, /);
+  });
+
+  it('reads only its own entries', async () => {
+    const source = await openShippedFolder(writeFolder(goodFiles()), { measure: false });
+    const stranger = { path: 'app.js', kind: 'file' as const, declaredSize: 31, readable: true };
+    expect(() => source.read(stranger, 100, () => {})).toThrow('not an entry of this bundle: app.js');
+  });
+});
+
+describe('findings from the folder walk', () => {
+  const latin1 = (name: string) => Buffer.from(name, 'latin1');
+
+  it('count only for files that ship, under their NFC names', async () => {
+    const left = writeFolder(goodFiles());
+    writeFileSync(Buffer.concat([Buffer.from(`${left}/`), latin1('caf\u00e9.txt')]), 'x');
+    expect((await validateBundle(left)).problems).toEqual([]);
+    expect((await packFolder(left, { cwd: tempDir() })).written).toBe(true);
+
+    const shipped = writeFolder(goodFiles());
+    writeFileSync(Buffer.concat([Buffer.from(`${shipped}/`), Buffer.from('cafe\u0301', 'utf8'), Buffer.from([0xff]), Buffer.from('.js')]), 'x');
+    const problems = (await validateBundle(shipped)).problems;
+    expect(problems.map((p) => [p.ruleId, p.file])).toEqual([['path-encoding', 'caf\u00e9\uFFFD.js']]);
+  });
+});
+
+function literal(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
