@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { validateBundle } from '../../src/core/validate.js';
 import { compressContent, dosDateTime, writeZip, zipSizeOf, type ZipInput } from '../../src/core/pack/write-zip.js';
 import { tempDir } from '../helpers/bundles.js';
+import { noise } from '../helpers/noise.js';
 import { goodFiles, readWithPython, sha256 } from './helpers.js';
 
 const inputsOf = (files: Record<string, string | Buffer>): ZipInput[] =>
@@ -117,5 +119,135 @@ describe('dosDateTime', () => {
     });
     expect(dosDateTime(new Date(0))).toEqual(dosDateTime(new Date(Date.UTC(1980, 0, 1))));
     expect(dosDateTime(new Date(Date.UTC(2200, 0, 1)))).toEqual({ time: (23 << 11) | (59 << 5) | 29, date: (127 << 9) | (12 << 5) | 31 });
+  });
+});
+
+/** The header fields of each entry, read straight from the bytes: local headers in order, then the central directory. */
+function headers(bytes: Buffer) {
+  const end = bytes.length - 22;
+  expect(bytes.readUInt32LE(end)).toBe(0x06054b50);
+  const count = bytes.readUInt16LE(end + 10);
+  let central = bytes.readUInt32LE(end + 16);
+  let local = 0;
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    expect(bytes.readUInt32LE(local)).toBe(0x04034b50);
+    expect(bytes.readUInt32LE(central)).toBe(0x02014b50);
+    const nameLength = bytes.readUInt16LE(local + 26);
+    out.push({
+      name: bytes.toString('utf8', local + 30, local + 30 + nameLength),
+      localVersion: bytes.readUInt16LE(local + 4),
+      centralMadeBy: bytes.readUInt16LE(central + 4),
+      centralVersion: bytes.readUInt16LE(central + 6),
+      method: bytes.readUInt16LE(local + 8),
+      offset: bytes.readUInt32LE(central + 42),
+    });
+    expect(out[i]!.offset).toBe(local);
+    local += 30 + nameLength + bytes.readUInt16LE(local + 28) + bytes.readUInt32LE(local + 18);
+    central += 46 + bytes.readUInt16LE(central + 28) + bytes.readUInt16LE(central + 30) + bytes.readUInt16LE(central + 32);
+  }
+  return out;
+}
+
+describe('writeZip: the headers', () => {
+  it('asks for version 1.0 to extract a stored entry and 2.0 for a deflated one, in both headers', async () => {
+    const { bytes } = await zipOf({ 'noise.png': noise(1_000), 'text.js': 'let a = 1;\n'.repeat(100), 'empty.css': '' }, undefined, 6);
+    expect(headers(bytes)).toEqual([
+      { name: 'noise.png', localVersion: 10, centralMadeBy: 0x0314, centralVersion: 10, method: 0, offset: 0 },
+      { name: 'text.js', localVersion: 20, centralMadeBy: 0x0314, centralVersion: 20, method: 8, offset: expect.any(Number) },
+      { name: 'empty.css', localVersion: 10, centralMadeBy: 0x0314, centralVersion: 10, method: 0, offset: expect.any(Number) },
+    ]);
+  });
+});
+
+describe('writeZip: the number of entries', () => {
+  const empty = (count: number, reads: { count: number }): ZipInput[] =>
+    Array.from({ length: count }, (_, i) => ({
+      name: `f${i}.js`,
+      read: async () => {
+        reads.count++;
+        return Buffer.alloc(0);
+      },
+    }));
+
+  it('refuses more than 65,535 entries before reading any', async () => {
+    const reads = { count: 0 };
+    const file = path.join(tempDir(), 'too-many.zip');
+    const handle = await open(file, 'w');
+    await expect(writeZip(empty(0x10000, reads), handle, { level: 6, timestamp: new Date(0) })).rejects.toThrow('cannot write more than 65535 entries without zip64');
+    await handle.close();
+    expect(reads.count).toBe(0);
+    expect(await readFile(file)).toHaveLength(0);
+  });
+
+  it('takes 65,535 entries', async () => {
+    const reads = { count: 0 };
+    const controller = new AbortController();
+    const handle = await open(path.join(tempDir(), 'most.zip'), 'w');
+    // Writing all of them takes a while; the first entry written shows they were accepted.
+    const writing = writeZip(empty(0xffff, reads), handle, { level: 6, timestamp: new Date(0), signal: controller.signal, onEntry: () => controller.abort() });
+    await expect(writing).rejects.toMatchObject({ name: 'AbortError' });
+    await handle.close();
+    expect(reads.count).toBeGreaterThan(0);
+  });
+});
+
+describe('writeZip: reading ahead', () => {
+  it('reads up to `window` entries ahead of the one it writes, 8 by default, at least 1', async () => {
+    for (const [window, ahead] of [[undefined, 8], [3, 3], [1, 1], [0, 1]] as const) {
+      let started = 0;
+      let released = false;
+      const waiting: (() => void)[] = [];
+      const inputs: ZipInput[] = Array.from({ length: 20 }, (_, i) => ({
+        name: `f${i}.js`,
+        read: () => {
+          started++;
+          const content = Buffer.from(`entry ${i}`);
+          return released ? Promise.resolve(content) : new Promise<Buffer>((resolve) => waiting.push(() => resolve(content)));
+        },
+      }));
+      const file = path.join(tempDir(), 'ahead.zip');
+      const handle = await open(file, 'w');
+      const writing = writeZip(inputs, handle, { level: 6, timestamp: new Date(0), ...(window === undefined ? {} : { window }) });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(started).toBe(ahead);
+      released = true;
+      for (const release of waiting.splice(0)) release();
+      const written = await writing;
+      await handle.close();
+      expect(started).toBe(20);
+      expect(written.entries.map((entry) => entry.name)).toEqual(inputs.map((input) => input.name));
+    }
+  });
+});
+
+describe('compressContent: how each file is stored', () => {
+  const deflated = (content: Buffer, level: number) => deflateRawSync(content, { level, memLevel: 9 });
+
+  it('raw deflate at the level given, with zlib’s largest memory level', async () => {
+    const text = Buffer.from(Array.from({ length: 600 }, (_, i) => `row ${i % 37} value ${(i * 7919) % 1000}`).join('\n'));
+    for (const level of [1, 6, 9]) {
+      const { data, method } = await compressContent(text, level);
+      expect(method).toBe('deflate');
+      expect(data).toEqual(deflated(text, level));
+      expect(inflateRawSync(data)).toEqual(text);
+    }
+    expect((await compressContent(text, 1)).data.length).toBeGreaterThan((await compressContent(text, 9)).data.length);
+  });
+
+  it('keeps a file stored when deflate gives exactly as many bytes, and deflates it at one byte fewer', async () => {
+    // Short texts around the break-even point; which ones land exactly on it depends on zlib.
+    const texts = ['café café', 'café, café', 'über über', 'été été', 'crème crème', 'naïve naïve', 'brûlée brûlée', 'Zürich Zürich', 'déjà vu déjà'].map((text) => Buffer.from(text));
+    const even = texts.find((text) => deflated(text, 6).length === text.length);
+    const smaller = texts.find((text) => deflated(text, 6).length === text.length - 1);
+    expect(even).toBeDefined();
+    expect(smaller).toBeDefined();
+    expect(await compressContent(even!, 6)).toEqual({ data: even, method: 'store' });
+    expect(await compressContent(smaller!, 6)).toEqual({ data: deflated(smaller!, 6), method: 'deflate' });
+    const { written } = await zipOf({ 'even.js': even!, 'smaller.js': smaller! }, undefined, 6);
+    expect(written.entries.map((entry) => [entry.name, entry.method, entry.compressedSize])).toEqual([
+      ['even.js', 'store', even!.length],
+      ['smaller.js', 'deflate', smaller!.length - 1],
+    ]);
   });
 });
