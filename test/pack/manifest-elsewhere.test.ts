@@ -70,3 +70,24 @@ describe('quoteArgument', () => {
     expect(quoteArgument('a\nb')).toBe("'a\nb'");
   });
 });
+
+describe('a folder whose manifest.json is one level down: more cases', () => {
+  it('keeps the folder as given in the suggestion, dots included', async () => {
+    const error = await refusal(project(['dist']), 'v1.');
+    expect(error.message).toBe(
+      `v1. has no manifest.json, but ${path.join('v1.', 'dist')} has one. Pack that folder: pipeline-tool pack ${path.join('v1.', 'dist')}, ` +
+        'or name it in pipeline-tool.config.json ("source": "v1./dist") to have every command find it.',
+    );
+  });
+
+  it('suggests pack unless told which command ran', () => {
+    expect(new ManifestElsewhereError('proj', [path.join('proj', 'dist')]).message).toMatch(/ Pack that folder: pipeline-tool pack proj.dist, /);
+  });
+
+  it('leaves a path it cannot list to the other checks', async () => {
+    const root = tempDir();
+    writeFileSync(path.join(root, 'file'), 'x');
+    await expect(requireManifestHere(path.join(root, 'file'), 'file')).resolves.toBeUndefined();
+    await expect(requireManifestHere(path.join(root, 'missing'), 'missing')).resolves.toBeUndefined();
+  });
+});
