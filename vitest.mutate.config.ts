@@ -9,7 +9,7 @@ export default defineConfig({
   test: {
     include: [
       'test/validate/**/*.test.ts',
-      'test/pack/{pack-folder,select-files,write-zip,manifest-elsewhere,shipped-manifest}.test.ts',
+      'test/pack/{pack-folder,select-files,write-zip,manifest-elsewhere,shipped-manifest,destination,shipment}.test.ts',
       'test/platform/**/*.test.ts',
       'test/code/{rules,js,html,json,plumbing,trigger}.test.ts',
       'test/limits.test.ts',
