@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openFolderSource } from '../../src/core/bundle/folder-source.js';
@@ -198,6 +198,26 @@ describe('findings from the folder walk', () => {
     writeFileSync(Buffer.concat([Buffer.from(`${shipped}/`), Buffer.from('cafe\u0301', 'utf8'), Buffer.from([0xff]), Buffer.from('.js')]), 'x');
     const problems = (await validateBundle(shipped)).problems;
     expect(problems.map((p) => [p.ruleId, p.file])).toEqual([['path-encoding', 'caf\u00e9\uFFFD.js']]);
+  });
+
+  it('count for a folder whose name is not UTF-8 when a file inside it ships: pack writes nothing', async () => {
+    const tool = writeFolder(goodFiles());
+    const folder = Buffer.concat([Buffer.from(`${tool}/js/`), latin1('donn\u00e9es')]);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(Buffer.concat([folder, Buffer.from('/app.js')]), 'x');
+    expect((await validateBundle(tool)).problems.map((p) => [p.ruleId, p.file])).toEqual([['path-encoding', 'js/donn\uFFFDes']]);
+    const cwd = tempDir();
+    const result = await packFolder(tool, { cwd });
+    expect(result).toMatchObject({ ok: false, written: false, stage: 'files' });
+    expect(result.report.problems.map((p) => p.ruleId)).toEqual(['path-encoding']);
+    expect(readdirSync(cwd)).toEqual([]);
+
+    // Nothing ships from inside: nothing to report.
+    const leftOut = writeFolder(goodFiles());
+    const notes = Buffer.concat([Buffer.from(`${leftOut}/`), latin1('r\u00e9sum\u00e9')]);
+    mkdirSync(notes);
+    writeFileSync(Buffer.concat([notes, Buffer.from('/notes.txt')]), 'x');
+    expect((await validateBundle(leftOut)).problems).toEqual([]);
   });
 });
 

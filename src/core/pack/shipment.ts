@@ -131,7 +131,8 @@ export interface ShippedSource extends BundleSource {
 /**
  * The shipment as a bundle for the rules: the zip's names, order and bytes, and (when measured)
  * each file's stored size and the zip's exact size, so `bundle-size` judges a folder as it will
- * judge the zip. Findings from the folder walk count only where they concern a shipped file.
+ * judge the zip. Findings from the folder walk count only where they concern a shipped file or a
+ * folder that a shipped file is in.
  */
 export function shipmentSource(shipment: Shipment, stored?: ReadonlyMap<ShippedFile, number>): ShippedSource {
   const { selection, files } = shipment;
@@ -142,7 +143,8 @@ export function shipmentSource(shipment: Shipment, stored?: ReadonlyMap<ShippedF
     byEntry.set(entry, file);
     return entry;
   });
-  const shipped = new Set(selection.included.map((entry) => entry.path));
+  // A finding about a folder (its name is not UTF-8) concerns every file shipped from inside it.
+  const shipped = new Set(selection.included.flatMap((entry) => withFolders(entry.path)));
   const archiveSize = stored ? zipSizeOf(files.map((file) => ({ name: file.name, storedSize: stored.get(file)! }))) : undefined;
   return {
     kind: 'folder',
@@ -170,4 +172,11 @@ export async function openShippedFolder(root: string, options: ShipmentOptions &
   const shipment = await planShipment(root, options).catch(explainFileSystemError);
   const stored = options.measure === false ? undefined : await measureShipment(shipment);
   return shipmentSource(shipment, stored);
+}
+
+/** A path and the folders above it, as a folder walk names them: `a/b/c.js`, `a/b`, `a`. */
+function withFolders(file: string): string[] {
+  const paths = [file];
+  for (let end = file.lastIndexOf('/'); end > 0; end = file.lastIndexOf('/', end - 1)) paths.push(file.slice(0, end));
+  return paths;
 }
