@@ -219,6 +219,15 @@ describe('findings from the folder walk', () => {
     writeFileSync(Buffer.concat([notes, Buffer.from('/notes.txt')]), 'x');
     expect((await validateBundle(leftOut)).problems).toEqual([]);
   });
+
+  it('count for the folders a shipped file is in, not for a left-out file whose name begins one of them', async () => {
+    const tool = writeFolder(goodFiles());
+    const folder = Buffer.concat([Buffer.from(`${tool}/`), latin1('r\u00e9sum\u00e9s')]);
+    mkdirSync(folder);
+    writeFileSync(Buffer.concat([folder, Buffer.from('/a.js')]), 'shipped');
+    writeFileSync(Buffer.concat([Buffer.from(`${tool}/`), latin1('r\u00e9sum\u00e9')]), 'left out: no extension');
+    expect((await validateBundle(tool)).problems.map((p) => [p.ruleId, p.file])).toEqual([['path-encoding', 'r\uFFFDsum\uFFFDs']]);
+  });
 });
 
 function literal(text: string): string {
