@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitTempFile, createTempFile, defaultZipName, DestinationExistsError, resolveDestination, safeFileName } from '../../src/core/pack/destination.js';
-import { tempDir } from '../helpers/bundles.js';
+import { packFolder } from '../../src/core/pack/pack-folder.js';
+import { tempDir, writeFolder } from '../helpers/bundles.js';
+import { goodFiles } from './helpers.js';
 
 const NAME = 'Kitchen-1.2.0.zip';
 
@@ -118,6 +120,31 @@ describe('createTempFile', () => {
     expect(path.dirname(temp)).toBe(path.dirname(destination));
     expect(path.basename(temp)).toMatch(/^\.tool\.zip\.[0-9a-f]{12}\.tmp$/);
     expect(readFileSync(temp)).toHaveLength(0);
+  });
+
+  it('names the temporary file after the destination, cut to 200 bytes so any name a file system takes can be written', async () => {
+    const folder = tempDir();
+    const tempName = async (name: string) => {
+      const { temp, handle } = await createTempFile(path.join(folder, name));
+      await handle.close();
+      const base = path.basename(temp);
+      expect(base).toMatch(/\.[0-9a-f]{12}\.tmp$/);
+      expect(Buffer.byteLength(base)).toBeLessThanOrEqual(255);
+      return base.slice(1, -'.123456789abc.tmp'.length);
+    };
+    const exactly200 = `${'x'.repeat(196)}.zip`;
+    expect(await tempName(exactly200)).toBe(exactly200);
+    expect(await tempName(`${'y'.repeat(247)}.zip`)).toBe('y'.repeat(200));
+    // Never half a character: the é that would reach byte 201 is left out whole.
+    expect(await tempName(`a${'é'.repeat(110)}.zip`)).toBe(`a${'é'.repeat(99)}`);
+  });
+
+  it('lets pack write a zip whose name takes 251 bytes', async () => {
+    const cwd = tempDir();
+    const out = `${'k'.repeat(247)}.zip`;
+    const result = await packFolder(writeFolder(goodFiles()), { cwd, out });
+    expect(result).toMatchObject({ written: true, outputPath: path.join(cwd, out) });
+    expect(readFileSync(result.outputPath).subarray(0, 2).toString()).toBe('PK');
   });
 });
 

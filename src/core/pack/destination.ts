@@ -71,6 +71,13 @@ export async function pathExists(file: string): Promise<boolean> {
   );
 }
 
+/**
+ * The most of the destination's name, in UTF-8 bytes, that the temporary file's name repeats: with
+ * its dot, random part and `.tmp` it stays within the 255 bytes file systems allow, whatever name
+ * the destination has.
+ */
+const TEMP_NAME_PART = 200;
+
 /** A fresh, hidden file beside the destination, so the final rename never crosses file systems. */
 export async function createTempFile(destination: string) {
   const folder = path.dirname(destination);
@@ -78,11 +85,23 @@ export async function createTempFile(destination: string) {
     const blocked = error.code === 'EEXIST' || error.code === 'ENOTDIR';
     throw new UsageError(`cannot create the folder ${folder}: ${blocked ? 'a file is in the way on that path' : error.message}.`);
   });
-  const temp = path.join(folder, `.${path.basename(destination)}.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = path.join(folder, `.${leadingBytes(path.basename(destination), TEMP_NAME_PART)}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temp, 'wx').catch((error: Error) => {
     throw new UsageError(`cannot write in ${folder}: ${error.message}`);
   });
   return { temp, handle };
+}
+
+/** The longest start of `text` that takes at most `limit` bytes in UTF-8, never splitting a character. */
+function leadingBytes(text: string, limit: number): string {
+  let kept = '';
+  let size = 0;
+  for (const char of text) {
+    size += Buffer.byteLength(char);
+    if (size > limit) break;
+    kept += char;
+  }
+  return kept;
 }
 
 /**
