@@ -72,6 +72,11 @@ describe('quoteArgument', () => {
 });
 
 describe('a folder whose manifest.json is one level down: more cases', () => {
+  it('knows the usual build folders: dist, build, out, public, www, in that order', async () => {
+    const error = await refusal(project(['www', 'public', 'out', 'build', 'dist', 'assets']), '.');
+    expect(error.candidates).toEqual(['dist', 'build', 'out', 'public', 'www', 'assets']);
+  });
+
   it('keeps the folder as given in the suggestion, dots included', async () => {
     const error = await refusal(project(['dist']), 'v1.');
     expect(error.message).toBe(
