@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/.work/', '**/*.generated.js', '**/*.generated.d.ts'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/.work/', 'reports/', '.stryker-tmp/', '**/*.generated.js', '**/*.generated.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
