@@ -46,11 +46,16 @@ export function writeFolder(files: Record<string, string | Buffer>): string {
   return root;
 }
 
+/** Writes bytes (a hand-made or damaged archive) into a temporary file and returns its path. */
+export function writeBytes(bytes: Buffer, name = 'bundle.zip'): string {
+  const file = path.join(tempDir(), name);
+  writeFileSync(file, bytes);
+  return file;
+}
+
 /** Writes a zip built from specs into a temporary file and returns its path. */
 export function writeZip(entries: EntrySpec[], archive?: Parameters<typeof buildZip>[1], name = 'bundle.zip'): string {
-  const file = path.join(tempDir(), name);
-  writeFileSync(file, buildZip(entries, archive));
-  return file;
+  return writeBytes(buildZip(entries, archive), name);
 }
 
 /** Specs for the clean tool's files, to extend or tamper with. */

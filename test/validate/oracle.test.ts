@@ -1,11 +1,9 @@
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import { openZipSource } from '../../src/core/bundle/zip/zip-source.js';
 import { MAX_UNPACKED_BYTES } from '../../src/core/rules/unpacked-size.js';
 import { validateBundle } from '../../src/core/validate.js';
-import { tempDir } from '../helpers/bundles.js';
+import { writeBytes } from '../helpers/bundles.js';
 import { ruleCases } from './rule-cases.js';
 import { shapes } from './zip-corpus.js';
 
@@ -71,11 +69,7 @@ function corpus(): [string, () => string][] {
     .filter((shape) => shape.oracle !== false)
     .map((shape): [string, () => string] => [
     shape.name,
-    () => {
-      const file = path.join(tempDir(), 'shape.zip');
-      writeFileSync(file, shape.bytes());
-      return file;
-    },
+    () => writeBytes(shape.bytes()),
   ]);
   const fromRules = Object.entries(ruleCases).flatMap(([id, c]): [string, () => string][] => [
     [`${id} (bad)`, c.bad],

@@ -1,7 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import zlib from 'node:zlib';
-import { goodEntries, goodFiles, goodManifest, tempDir, writeFolder, writeZip } from '../helpers/bundles.js';
+import { goodEntries, goodFiles, goodManifest, writeBytes, writeFolder, writeZip } from '../helpers/bundles.js';
 import { extraField, unicodePathField, type EntrySpec } from '../helpers/zip-builder.js';
 import { noise } from '../helpers/noise.js';
 
@@ -144,10 +143,10 @@ export const ruleCases: Record<string, RuleCase> = {
     bad: plusEntries({ name: 'link.js', data: '/etc/passwd', method: 0, unixMode: 0o120777 }),
     good: plusEntries({ name: 'link.js', data: 'x', unixMode: 0o100644 }),
   },
-  'archive-not-zip': { bad: () => writeRaw(Buffer.from('just some text, not an archive at all')), good: clean },
+  'archive-not-zip': { bad: () => writeBytes(Buffer.from('just some text, not an archive at all')), good: clean },
   'archive-truncated': {
     // An interrupted download: the start of a real zip without its end.
-    bad: () => writeRaw(readBack(clean()).subarray(0, 200)),
+    bad: () => writeBytes(readFileSync(clean()).subarray(0, 200)),
     good: clean,
   },
   'archive-corrupt': {
@@ -209,13 +208,3 @@ export const ruleCases: Record<string, RuleCase> = {
   },
   'archive-corrupt-data': { bad: plusEntries({ name: 'a.js', data: 'xxxx', payload: Buffer.from([0xff, 0xff, 0xff, 0xff]) }), good: clean },
 };
-
-function writeRaw(bytes: Buffer): string {
-  const file = path.join(tempDir(), 'raw.zip');
-  writeFileSync(file, bytes);
-  return file;
-}
-
-function readBack(file: string): Buffer {
-  return readFileSync(file);
-}

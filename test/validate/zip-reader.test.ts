@@ -1,21 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openZipSource } from '../../src/core/bundle/zip/zip-source.js';
 import { validateBundle } from '../../src/core/validate.js';
-import { goodEntries, tempDir, writeZip } from '../helpers/bundles.js';
+import { goodEntries, writeBytes, writeZip } from '../helpers/bundles.js';
 import { buildZip, unicodePathField } from '../helpers/zip-builder.js';
 import { shapes } from './zip-corpus.js';
 
 const ids = (report: { problems: { ruleId: string }[] }) => report.problems.map((p) => p.ruleId);
-
-function writeBytes(bytes: Buffer): string {
-  const file = path.join(tempDir(), 'shape.zip');
-  writeFileSync(file, bytes);
-  return file;
-}
 
 describe("other readers' test shapes get the right verdict", () => {
   it.each(shapes.map((shape) => [shape.name, shape]))('%s', async (_name, shape) => {
