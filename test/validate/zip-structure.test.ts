@@ -1,0 +1,480 @@
+import { describe, expect, it } from 'vitest';
+import type { BundleSource } from '../../src/core/bundle/source.js';
+import { openZipSource } from '../../src/core/bundle/zip/zip-source.js';
+import type { Finding } from '../../src/core/problem.js';
+import { goodEntries, writeBytes } from '../helpers/bundles.js';
+import { buildZip, extraField, type ArchiveSpec, type EntrySpec } from '../helpers/zip-builder.js';
+
+/**
+ * What the zip reader finds in an archive's structure, finding for finding: the reason it gives
+ * (shown to the user word for word), the offsets and sizes it names, and what it finds nothing
+ * wrong with. The archives are built byte by byte around the clean tool's files.
+ */
+
+const MARK = 0xffffffff;
+const good = goodEntries;
+const plus = (...extra: EntrySpec[]) => [...good(), ...extra];
+
+async function opened<T>(bytes: Buffer, use: (source: BundleSource) => T | Promise<T>): Promise<T> {
+  const source = await openZipSource(writeBytes(bytes));
+  try {
+    return await use(source);
+  } finally {
+    await source.close();
+  }
+}
+
+const findingsOf = (bytes: Buffer) => opened(bytes, (source) => source.findings);
+const zipFindings = (entries: EntrySpec[], archive?: ArchiveSpec) => findingsOf(buildZip(entries, archive));
+const corrupt = (reason: string, file?: string): Finding => ({ ruleId: 'archive-corrupt', ...(file ? { file } : {}), data: { reason } });
+const truncated = (reason: string, file?: string): Finding => ({ ruleId: 'archive-truncated', ...(file ? { file } : {}), data: { reason } });
+/** Where the central directory of `buildZip(entries)` starts and how long it is, from its end record. */
+const directoryOf = (bytes: Buffer) => ({ offset: bytes.readUInt32LE(bytes.length - 6), size: bytes.readUInt32LE(bytes.length - 10) });
+/** The length of an entry's local header, name and data as buildZip writes it (no descriptor, no extra). */
+const localLength = (bytes: Buffer, at: number) => 30 + bytes.readUInt16LE(at + 26) + bytes.readUInt16LE(at + 28) + bytes.readUInt32LE(at + 18);
+
+describe('finding the end of the archive', () => {
+  it('a file shorter than an end record is truncated when it starts like a zip, and no zip otherwise', async () => {
+    const start = Buffer.from('504b0304', 'hex');
+    expect(await findingsOf(Buffer.concat([start, Buffer.alloc(6)]))).toEqual([truncated('the file ends before the end-of-archive record')]);
+    expect(await findingsOf(Buffer.concat([start, Buffer.alloc(17)]))).toEqual([truncated('the file ends before the end-of-archive record')]);
+    expect(await findingsOf(Buffer.from('not a zip'))).toEqual([{ ruleId: 'archive-not-zip', data: { size: 9 } }]);
+  });
+
+  it('an end record alone, 22 bytes, is an empty archive with nothing wrong', async () => {
+    const empty = buildZip([]);
+    expect(empty.length).toBe(22);
+    expect(await opened(empty, (source) => [source.entries, source.findings])).toEqual([[], []]);
+  });
+
+  it('without an end record: truncated when it starts like a zip, no zip otherwise', async () => {
+    const bytes = buildZip(good());
+    expect(await findingsOf(bytes.subarray(0, bytes.length - 22))).toEqual([truncated('the end-of-archive record is missing')]);
+    expect(await findingsOf(Buffer.alloc(100, 0x78))).toEqual([{ ruleId: 'archive-not-zip', data: { size: 100 } }]);
+  });
+
+  it('looks for the end record only within the largest comment, whatever lies behind', async () => {
+    // 65,535 bytes of comment is the most an end record can have: found.
+    expect(await zipFindings(good(), { comment: Buffer.alloc(0xffff, 0x20) })).toEqual([]);
+    // More than that of junk after the end record: no reader finds it.
+    expect(await zipFindings(good(), { trailing: Buffer.alloc(70_000, 0x41) })).toEqual([truncated('the end-of-archive record is missing')]);
+  });
+
+  it('looks again before zero padding only when the padding is longer than the comment window', async () => {
+    // One junk byte, then zeros: the padding starts right after the junk.
+    const padded = (zeros: number) => zipFindings(good(), { trailing: Buffer.concat([Buffer.from('!'), Buffer.alloc(zeros)]) });
+    expect(await padded(0xffff)).toEqual([truncated('the end-of-archive record is missing')]);
+    expect(await padded(0x10000)).toEqual([{ ruleId: 'archive-trailing-data', data: { bytes: 0x10001 } }]);
+  });
+
+  it('a comment that runs past the end of the file', async () => {
+    const bytes = buildZip(good(), { comment: Buffer.from('xy') });
+    expect(await findingsOf(bytes.subarray(0, bytes.length - 1))).toEqual([truncated('the archive comment runs past the end of the file')]);
+  });
+
+  it('bytes after the end record: how many, and whether they are all zeros', async () => {
+    expect(await zipFindings(good(), { trailing: Buffer.from([0, 0, 7]) })).toEqual([{ ruleId: 'archive-trailing-data', data: { bytes: 3 } }]);
+    expect(await zipFindings(good(), { trailing: Buffer.alloc(5) })).toEqual([{ ruleId: 'archive-trailing-data', data: { bytes: 5, zeros: true } }]);
+  });
+
+  it('a second end record a backward scan meets first: where it is, and which one is used', async () => {
+    // A partial signature at the very end of the comment.
+    const partial = buildZip(good(), { comment: Buffer.from('504b0506', 'hex') });
+    expect(await findingsOf(partial)).toEqual([{ ruleId: 'archive-ambiguous-end', data: { offset: partial.length - 4, end: partial.length - 26 } }]);
+
+    // A whole end record inside the comment, followed by more comment: the real one is used.
+    const fake = Buffer.concat([Buffer.from('504b0506', 'hex'), Buffer.alloc(18)]);
+    const inside = buildZip(good(), { comment: Buffer.concat([fake, Buffer.from('tail')]) });
+    const real = inside.length - 22 - 26;
+    expect(await opened(inside, (source) => [source.entries.length, source.findings])).toEqual([
+      4,
+      [{ ruleId: 'archive-ambiguous-end', data: { offset: real + 22, end: real } }],
+    ]);
+
+    // An end record in a file's comment, whose own comment reaches the end of the file just as the
+    // real one's does: a reader that scans backward from its start sees another archive.
+    const entries = good();
+    entries[3] = { ...entries[3]!, comment: Buffer.concat([Buffer.from('see '), fake]) };
+    const hidden = buildZip(entries);
+    const at = hidden.indexOf(fake);
+    hidden.writeUInt16LE(hidden.length - at - 22, at + 20);
+    expect(await findingsOf(hidden)).toEqual([{ ruleId: 'archive-ambiguous-end', data: { offset: at, end: hidden.length - 22 } }]);
+  });
+
+  it('an end record that defers to a Zip64 end record that is not there', async () => {
+    const none = corrupt('the end record says the central directory is described by a Zip64 end record, but there is none');
+    expect(await zipFindings(good(), { cdOffset: MARK })).toEqual([none]);
+    expect(await zipFindings(good(), { cdSize: MARK })).toEqual([none]);
+  });
+
+  it('where the central directory does not fit before the end records', async () => {
+    const bytes = buildZip(good());
+    const { size } = directoryOf(bytes);
+    expect(await zipFindings(good(), { cdSize: size + 10 })).toEqual([corrupt('the central directory overlaps the end-of-archive records')]);
+    // Up to the very last byte of the file is still inside it.
+    expect(await zipFindings(good(), { cdSize: size + 22 })).toEqual([corrupt('the central directory overlaps the end-of-archive records')]);
+    expect(await zipFindings(good(), { cdSize: size + 23 })).toEqual([truncated('the central directory runs past the end of the file')]);
+  });
+});
+
+describe('Zip64 end records', () => {
+  const locatorAt = (bytes: Buffer) => bytes.length - 22 - 20;
+
+  it('a locator that points where no Zip64 end record is, or fits', async () => {
+    expect(await zipFindings(good(), { zip64: { recordOffset: 3 } })).toEqual([corrupt('the Zip64 locator points to offset 3, where there is no Zip64 end record')]);
+    const bare = buildZip(good(), { zip64: { omitRecord: true } });
+    expect(await findingsOf(bare)).toEqual([corrupt(`the Zip64 locator points to offset ${locatorAt(bare)}, where no Zip64 end record fits`)]);
+    expect(await zipFindings(good(), { zip64: { gap: Buffer.from('hidden') } })).toEqual([corrupt('the Zip64 end record does not end where the Zip64 locator begins')]);
+  });
+
+  it('a Zip64 end record with extensible data is unsupported, and nothing more', async () => {
+    expect(await zipFindings(good(), { zip64: { extensible: Buffer.from('0100020000000000', 'hex') } })).toEqual([
+      { ruleId: 'archive-unsupported', data: { feature: 'zip64-extensible-data' } },
+    ]);
+  });
+
+  it('stray locator bytes before an end record that does not defer are ambiguous, not corrupt', async () => {
+    // The Zip64 end record and locator are then unused bytes after the directory.
+    const bytes = buildZip(good(), { zip64: { sentinels: false, recordOffset: 3 } });
+    expect(await opened(bytes, (source) => [source.entries.length, source.findings])).toEqual([
+      4,
+      [
+        { ruleId: 'archive-ambiguous-end', data: { offset: locatorAt(bytes), end: bytes.length - 22, locator: true } },
+        { ruleId: 'archive-hidden-data', data: { offset: locatorAt(bytes) - 56, bytes: 56 + 20, after: 'the central directory' } },
+      ],
+    ]);
+  });
+
+  it('an end record defers by any one field set to its marker: a count, or a size or offset', async () => {
+    const failed = corrupt('the Zip64 locator points to offset 3, where there is no Zip64 end record');
+    expect(await zipFindings(good(), { claimedCount: 0xffff, zip64: { sentinels: false, recordOffset: 3 } })).toEqual([failed]);
+    expect(await zipFindings(good(), { cdOffset: MARK, zip64: { sentinels: false, recordOffset: 3 } })).toEqual([failed]);
+  });
+
+  it('names the field on which the two end records disagree, with both values', async () => {
+    const bytes = buildZip(good());
+    const { offset, size } = directoryOf(bytes);
+    const disagree = (what: string) => corrupt(`the end record and the Zip64 end record disagree on the ${what}`);
+    const cases: [ArchiveSpec, string][] = [
+      [{ disk: 1, cdDisk: 0, zip64: { sentinels: false } }, 'disk number (1 and 0)'],
+      [{ cdDisk: 1, zip64: { sentinels: false } }, "central directory's disk (1 and 0)"],
+      [{ entriesOnDisk: 3, zip64: { sentinels: false } }, 'entries on this disk (3 and 4)'],
+      [{ zip64: { sentinels: false, entries: 5, entriesOnDisk: 4 } }, 'entry count (4 and 5)'],
+      [{ zip64: { sentinels: false, cdSize: 999 } }, `central directory size (${size} and 999)`],
+      [{ zip64: { sentinels: false, cdOffset: 7 } }, `central directory offset (${offset} and 7)`],
+    ];
+    for (const [archive, what] of cases) expect(await zipFindings(good(), archive), what).toEqual([disagree(what)]);
+  });
+
+  it('the locator must name the disk the Zip64 end record is on', async () => {
+    expect(await zipFindings(good(), { disk: 1, zip64: { disk: 1 } })).toEqual([corrupt('the Zip64 locator and the Zip64 end record disagree on the disk number')]);
+  });
+});
+
+describe('disk fields', () => {
+  const garbage = (disk: number, cdDisk: number, onDisk: number, total: number) =>
+    corrupt(`the end record's disk fields do not describe one archive (disk ${disk}, directory on disk ${cdDisk}, ${onDisk} of ${total} entries on this disk)`);
+  const multiDisk = { ruleId: 'archive-unsupported', data: { feature: 'multi-disk' } };
+
+  it('the last part of a split archive is unsupported; fields no split archive has are corrupt', async () => {
+    expect(await zipFindings(good(), { disk: 1, cdDisk: 0 })).toEqual([multiDisk]);
+    expect(await zipFindings(good(), { disk: 1, cdDisk: 1, entriesOnDisk: 2 })).toEqual([multiDisk]);
+    expect(await zipFindings(good(), { disk: 1, cdDisk: 2 })).toEqual([garbage(1, 2, 4, 4)]);
+    expect(await zipFindings(good(), { disk: 1, entriesOnDisk: 5 })).toEqual([garbage(1, 1, 5, 4)]);
+    expect(await zipFindings(good(), { cdDisk: 1 })).toEqual([garbage(0, 1, 4, 4)]);
+  });
+
+  it("the Zip64 locator's disk count: at most one for a single archive, one past the last disk for a split one", async () => {
+    expect(await zipFindings(good(), { zip64: { totalDisks: 0 } })).toEqual([]);
+    expect(await zipFindings(good(), { zip64: { totalDisks: 2 } })).toEqual([garbage(0, 0, 4, 4)]);
+    // The last part of a split Zip64 archive: the locator says which disk holds the Zip64 end record.
+    const split = (totalDisks: number) => {
+      const bytes = buildZip(good(), { disk: 1, zip64: { disk: 1, totalDisks } });
+      bytes.writeUInt32LE(1, bytes.length - 22 - 20 + 4);
+      return findingsOf(bytes);
+    };
+    expect(await split(2)).toEqual([multiDisk]);
+    expect(await split(3)).toEqual([garbage(1, 1, 4, 4)]);
+  });
+});
+
+describe('the central directory', () => {
+  const bytes = buildZip(good());
+  const first = 46 + 'manifest.json'.length;
+
+  it('says which record is damaged or runs past the directory', async () => {
+    expect(await zipFindings(good(), { cdSize: first + 45 })).toEqual([corrupt('central directory record 2 is damaged')]);
+    expect(await zipFindings(good(), { cdSize: first + 46 + 2 })).toEqual([corrupt("central directory record 2 runs past the directory's end")]);
+    expect(await zipFindings(good(), { cdSize: 10 })).toEqual([corrupt('central directory record 1 is damaged')]);
+  });
+
+  it('a directory that is not where the end record says is damaged, unless a prefix shifted everything', async () => {
+    const prefix = Buffer.from('#!/bin/sh\nexit 0\n');
+    expect(await opened(Buffer.concat([prefix, bytes]), (source) => [source.entries, source.findings])).toEqual([
+      [],
+      [{ ruleId: 'archive-prefix-data', data: { bytes: prefix.length } }],
+    ]);
+    // Only the directory moved: no prefix explains it.
+    expect(await zipFindings(good(), { cdOffset: 5 })).toEqual([corrupt('central directory record 1 is damaged')]);
+    // Everything after the first entry moved: no local header where a prefix would put one.
+    const moved = Buffer.concat([bytes.subarray(0, 40), Buffer.alloc(3), bytes.subarray(40)]);
+    expect(await findingsOf(moved)).toEqual([corrupt('central directory record 1 is damaged')]);
+  });
+
+  it('reads every record the directory holds, whatever the count says', async () => {
+    expect(await opened(buildZip(good(), { claimedCount: 2, entriesOnDisk: 2 }), (source) => [source.entries.length, source.findings])).toEqual([
+      4,
+      [{ ruleId: 'archive-entry-count', data: { claimed: 2, found: 4 } }],
+    ]);
+  });
+
+  it('stops after 65,535 records', async () => {
+    const many = Array.from({ length: 65_536 }, (_, i): EntrySpec => ({ name: i.toString(36), method: 0 }));
+    const result = await opened(buildZip(many, { claimedCount: 0xffff }), (source) => [source.entries.length, source.findings]);
+    expect(result).toEqual([65_535, [corrupt('the central directory holds more than 65535 records')]]);
+  });
+
+  it('a version needed above 4.6 is unsupported, with the version', async () => {
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', versionNeeded: 46 }))).toEqual([]);
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', versionNeeded: 47 }))).toEqual([
+      { ruleId: 'archive-unsupported', file: 'a.js', data: { feature: 'version-needed', version: '4.7' } },
+    ]);
+  });
+
+  it('the central size, compressed size and offset deferred to a Zip64 field: which, and what is wrong with it', async () => {
+    const deferred = (central: Partial<{ compressedSize: number; uncompressedSize: number; localOffset: number }>, centralExtra: Buffer) =>
+      zipFindings(plus({ name: 'a.js', data: 'x', central, centralExtra }));
+    const u64 = (...values: number[]) => Buffer.concat(values.map((v) => Buffer.from(BigInt(v).toString(16).padStart(16, '0'), 'hex').reverse()));
+    expect(await deferred({ compressedSize: MARK }, Buffer.alloc(0))).toEqual([
+      corrupt('the central directory defers its compressed size to a Zip64 field that is missing', 'a.js'),
+    ]);
+    expect(await deferred({ uncompressedSize: MARK }, extraField(1, Buffer.alloc(0)))).toEqual([
+      corrupt('the central directory defers its uncompressed size to a Zip64 field that is too short', 'a.js'),
+    ]);
+    expect(await deferred({ uncompressedSize: MARK, compressedSize: MARK, localOffset: MARK }, extraField(1, u64(1, 1)))).toEqual([
+      corrupt('the central directory defers its uncompressed size, compressed size, local header offset to a Zip64 field that is too short', 'a.js'),
+    ]);
+    // Only the local header offset, and only it in the field.
+    expect(await deferred({ localOffset: MARK }, extraField(1, u64(directoryOf(buildZip(good())).offset)))).toEqual([]);
+  });
+});
+
+describe('gaps and overlaps between entries', () => {
+  it('bytes between two entries: where, how many, after which entry', async () => {
+    const bytes = buildZip(good(), { gapAfter: { index: 1, bytes: Buffer.from('hidden!') } });
+    expect(await findingsOf(bytes)).toEqual([{ ruleId: 'archive-hidden-data', data: { offset: bytes.indexOf('hidden!'), bytes: 7, after: 'index.html' } }]);
+  });
+
+  it('bytes between the last entry and the directory, and between the directory and the end record', async () => {
+    const before = buildZip(good(), { gapAfter: { index: 3, bytes: Buffer.from('hidden!') } });
+    expect(await findingsOf(before)).toEqual([{ ruleId: 'archive-hidden-data', data: { offset: before.indexOf('hidden!'), bytes: 7, after: 'styles.css' } }]);
+    const after = buildZip(good(), { beforeEnd: Buffer.from('junk') });
+    expect(await findingsOf(after)).toEqual([{ ruleId: 'archive-hidden-data', data: { offset: after.indexOf('junk'), bytes: 4, after: 'the central directory' } }]);
+  });
+
+  it('bytes before the first entry, or before the directory of an empty archive', async () => {
+    const prefix = Buffer.from('#!/bin/sh\nexit 0\n');
+    expect(await zipFindings(good(), { prefix })).toEqual([{ ruleId: 'archive-prefix-data', data: { bytes: prefix.length } }]);
+    expect(await zipFindings([], { prefix })).toEqual([{ ruleId: 'archive-prefix-data', data: { bytes: prefix.length } }]);
+  });
+
+  it('two records sharing one entry overlap, and the header no record uses is hidden data', async () => {
+    const bytes = buildZip([{ name: 'a.js', data: 'x' }, { name: 'a.js', data: 'x', central: { localOffset: 0 } }]);
+    const length = localLength(bytes, 0);
+    expect(await findingsOf(bytes)).toEqual([
+      { ruleId: 'archive-overlap', file: 'a.js', data: { other: 'a.js', offset: 0 } },
+      { ruleId: 'archive-hidden-data', data: { offset: length, bytes: length, after: 'a.js' } },
+    ]);
+  });
+
+  it('an entry whose data runs into the directory overlaps it', async () => {
+    const entries = good();
+    const stored = Buffer.from('body { font-family: sans-serif; }\n');
+    const into = stored.length + 10;
+    entries[3] = { name: 'styles.css', data: stored, method: 0, central: { compressedSize: into }, local: { compressedSize: into } };
+    const bytes = buildZip(entries);
+    expect(await findingsOf(bytes)).toEqual([{ ruleId: 'archive-overlap', file: 'styles.css', data: { other: 'the central directory', offset: directoryOf(bytes).offset } }]);
+  });
+
+  it('no gap is reported when an entry cannot be located: its bytes are somewhere in it', async () => {
+    expect(await zipFindings(plus({ name: 'far.js', data: 'x', central: { localOffset: 0x7fffffff } }))).toEqual([
+      truncated('a local header lies past the end of the file', 'far.js'),
+    ]);
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', central: { localOffset: 1 } }))).toEqual([
+      corrupt('no local header where the central directory points', 'a.js'),
+    ]);
+  });
+});
+
+describe('local headers', () => {
+  it('a local header cut short by the end of the file is truncated; a whole one that is not a header is corrupt', async () => {
+    const bytes = buildZip(plus({ name: 'a.js', data: 'x' }));
+    const at = (offset: number) => {
+      const copy = Buffer.from(bytes);
+      copy.writeUInt32LE(offset, copy.lastIndexOf(Buffer.from('PK\x01\x02')) + 42);
+      return findingsOf(copy);
+    };
+    expect(await at(bytes.length - 30)).toEqual([corrupt('no local header where the central directory points', 'a.js')]);
+    expect(await at(bytes.length - 29)).toEqual([truncated('a local header lies past the end of the file', 'a.js')]);
+  });
+
+  it('names each field in which the local header and the central record differ', async () => {
+    const data = 'let x = 1;\n';
+    const cases: [EntrySpec['local'], string[]][] = [
+      [{ name: Buffer.from('b.js') }, ['name']],
+      [{ method: 0 }, ['compression method']],
+      [{ flags: 0x8 }, ['flags']],
+      [{ crc: 5 }, ['CRC-32']],
+      [{ compressedSize: 99 }, ['compressed size']],
+      [{ uncompressedSize: 99 }, ['uncompressed size']],
+      [{ crc: 5, uncompressedSize: 99 }, ['CRC-32', 'uncompressed size']],
+    ];
+    for (const [local, fields] of cases) {
+      const found = await zipFindings(plus({ name: 'a.js', data, local }));
+      expect(found.filter((f) => f.ruleId === 'archive-header-mismatch'), fields.join()).toEqual([{ ruleId: 'archive-header-mismatch', file: 'a.js', data: { fields } }]);
+    }
+  });
+
+  it('the UTF-8 flag counts only for a name that is not ASCII', async () => {
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', local: { flags: 0x800 } }))).toEqual([]);
+    expect(await zipFindings(plus({ name: 'é.js', data: 'x', local: { flags: 0 } }))).toEqual([
+      { ruleId: 'archive-header-mismatch', file: 'é.js', data: { fields: ['flags'] } },
+    ]);
+    // 0x80 is the first byte that is not ASCII.
+    const name = Buffer.from([0x61, 0x80]);
+    expect(await zipFindings(plus({ name, data: 'x', flags: 0, local: { flags: 0x800 } }))).toEqual([
+      { ruleId: 'path-encoding', file: 'a\ufffd', data: { hex: '6180' } },
+      { ruleId: 'archive-header-mismatch', file: 'a\ufffd', data: { fields: ['flags'] } },
+    ]);
+  });
+
+  it('with a data descriptor, CRC and sizes are checked against the descriptor instead', async () => {
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', descriptor: { signature: true }, local: { crc: 5, compressedSize: 7, uncompressedSize: 9 } }))).toEqual([]);
+  });
+
+  it('sizes a local header defers to its Zip64 field', async () => {
+    const u64 = (...values: number[]) => Buffer.concat(values.map((v) => Buffer.from(BigInt(v).toString(16).padStart(16, '0'), 'hex').reverse()));
+    // Only the uncompressed size, and only it in the field.
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', local: { uncompressedSize: MARK }, localExtra: extraField(1, u64(1)) }))).toEqual([]);
+    // Without a Zip64 field an uncompressed size of 0xFFFFFFFF is a plain size, here a wrong one.
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', local: { uncompressedSize: MARK } }))).toEqual([
+      { ruleId: 'archive-header-mismatch', file: 'a.js', data: { fields: ['uncompressed size'] } },
+    ]);
+    // A deferred compressed size needs the field.
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', local: { compressedSize: MARK } }))).toEqual([
+      corrupt('the local header marks its sizes as stored in a Zip64 field, but that field is missing or too short', 'a.js'),
+    ]);
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', local: { compressedSize: MARK, uncompressedSize: MARK }, localExtra: extraField(1, u64(1)) }))).toEqual([
+      corrupt('the local header marks its sizes as stored in a Zip64 field, but that field is missing or too short', 'a.js'),
+    ]);
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', zip64: true, localExtra: extraField(1, u64(999, 999)) }), { zip64: {} })).toEqual([
+      { ruleId: 'archive-header-mismatch', file: 'a.js', data: { fields: ['compressed size', 'uncompressed size'] } },
+    ]);
+  });
+
+  it("an entry's data that runs past the end of the file; up to its last byte is fine", async () => {
+    const bytes = buildZip(plus({ name: 'a.js', data: 'x', method: 0 }));
+    const reaching = (extra: number) => {
+      const copy = Buffer.from(bytes);
+      const record = copy.lastIndexOf(Buffer.from('PK\x01\x02'));
+      const local = copy.readUInt32LE(record + 42);
+      const dataStart = local + 30 + 4;
+      copy.writeUInt32LE(copy.length - dataStart + extra, record + 20);
+      return findingsOf(copy);
+    };
+    const atEnd = await reaching(0);
+    expect(atEnd.map((f) => f.ruleId)).not.toContain('archive-truncated');
+    expect(await reaching(1)).toContainEqual(truncated("an entry's data runs past the end of the file", 'a.js'));
+  });
+});
+
+describe('data descriptors', () => {
+  /** One stored entry with a descriptor (signature first): where the descriptor's fields are. */
+  const withDescriptor = (signature: boolean) => {
+    const bytes = buildZip([{ name: 'a.js', data: 'hello', method: 0, descriptor: { signature } }]);
+    return { bytes, at: 30 + 4 + 5 + (signature ? 4 : 0) };
+  };
+
+  it('sizes in the descriptor that differ from the central record', async () => {
+    for (const [field, offset] of [['compressed', 4], ['uncompressed', 8]] as const) {
+      const { bytes, at } = withDescriptor(true);
+      bytes.writeUInt32LE(4, at + offset);
+      expect(await findingsOf(bytes), field).toEqual([{ ruleId: 'archive-header-mismatch', file: 'a.js', data: { fields: ['data descriptor'] } }]);
+    }
+  });
+
+  it('a descriptor without its signature is read from the data end on', async () => {
+    const { bytes, at } = withDescriptor(false);
+    expect(await findingsOf(bytes)).toEqual([]);
+    bytes.writeUInt32LE(1, at);
+    expect(await findingsOf(bytes)).toEqual([
+      { ruleId: 'archive-crc-mismatch', file: 'a.js', data: { expected: bytes.readUInt32LE(bytes.indexOf('PK\x01\x02') + 16).toString(16).padStart(8, '0'), actual: '00000001', where: 'data descriptor' } },
+    ]);
+  });
+
+  it('a descriptor that lies past the end of the file', async () => {
+    const bytes = buildZip(plus({ name: 'a.js', data: 'x', method: 0, descriptor: { signature: false } }));
+    const record = bytes.lastIndexOf(Buffer.from('PK\x01\x02'));
+    const dataStart = bytes.readUInt32LE(record + 42) + 30 + 4;
+    // The data reaches to 5 bytes before the end: no room for the 12 bytes of a descriptor.
+    bytes.writeUInt32LE(bytes.length - 5 - dataStart, record + 20);
+    expect(await findingsOf(bytes)).toContainEqual(truncated('a data descriptor lies past the end of the file', 'a.js'));
+  });
+});
+
+describe('entry names and kinds', () => {
+  it('what an entry is, from its mode on Unix, its attributes on DOS, and its name', async () => {
+    const entries: [string, Partial<EntrySpec>, string][] = [
+      ['link', { unixMode: 0o120777 }, 'symlink'],
+      ['link-dir/', { unixMode: 0o120777 }, 'symlink'],
+      ['dir/', { unixMode: 0o40755 }, 'directory'],
+      ['dir-without-slash', { unixMode: 0o40755 }, 'other'],
+      ['fifo', { unixMode: 0o10644 }, 'other'],
+      ['file-with-slash/', { unixMode: 0o100644 }, 'other'],
+      ['file', { unixMode: 0o100644 }, 'file'],
+      ['no-type', { unixMode: 0o644 }, 'file'],
+      ['no-type-dir/', { unixMode: 0o755 }, 'directory'],
+      ['reparse-point', { dosAttributes: 0x400 }, 'symlink'],
+      ['dos-dir/', { dosAttributes: 0x10 }, 'directory'],
+      ['dos-file', { dosAttributes: 0x20 }, 'file'],
+    ];
+    const bytes = buildZip(entries.map(([name, spec]) => ({ name, data: '', method: 0, ...spec })));
+    expect(await opened(bytes, (source) => source.entries.map((e) => [e.path, e.kind]))).toEqual(entries.map(([name, , kind]) => [name, kind]));
+  });
+
+  it('an unflagged UTF-8 name: decoded as UTF-8, and what code page 437 readers make of it', async () => {
+    expect(await zipFindings(plus({ name: Buffer.from('café.js'), data: 'x' }))).toEqual([{ ruleId: 'path-utf8-flag', file: 'café.js', data: { cp437: 'caf├⌐.js' } }]);
+    expect(await zipFindings(plus({ name: Buffer.from('À.js'), data: 'x' }))).toEqual([{ ruleId: 'path-utf8-flag', file: 'À.js', data: { cp437: '├Ç.js' } }]);
+    expect(await zipFindings(plus({ name: 'café.js', data: 'x' }))).toEqual([]);
+  });
+
+  it('a name that is not UTF-8: decoded lossily, with its bytes', async () => {
+    expect(await opened(buildZip(plus({ name: Buffer.from([0x61, 0xff, 0x2e, 0x6a, 0x73]), data: 'x' })), (s) => [s.entries[4]!.path, s.findings])).toEqual([
+      'a\ufffd.js',
+      [{ ruleId: 'path-encoding', file: 'a\ufffd.js', data: { hex: '61ff2e6a73' } }],
+    ]);
+  });
+});
+
+describe('extra fields', () => {
+  it('a sub-field that claims more than its block holds: where, which, how much', async () => {
+    const lying = Buffer.concat([Buffer.from([0x0a, 0x00, 40, 0]), Buffer.alloc(8)]);
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', centralExtra: lying }))).toEqual([
+      { ruleId: 'archive-extra-field', file: 'a.js', data: { where: 'central', id: '0x000a', declared: 40, available: 8 } },
+    ]);
+    // A sub-field header as the last 4 bytes, with no data for it.
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', localExtra: Buffer.from([0x55, 0x54, 5, 0]) }))).toEqual([
+      { ruleId: 'archive-extra-field', file: 'a.js', data: { where: 'local', id: '0x5455', declared: 5, available: 0 } },
+    ]);
+  });
+
+  it('a Unicode Path field needs its version and checksum, 5 bytes; an empty name after them is a name', async () => {
+    const field = (data: Buffer) => extraField(0x7075, data);
+    const crcOfName = Buffer.alloc(4);
+    crcOfName.writeUInt32LE(Number(BigInt.asUintN(32, BigInt((await import('node:zlib')).crc32(Buffer.from('a.js'))))));
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', extra: field(Buffer.concat([Buffer.from([1]), crcOfName])) }))).toEqual([
+      { ruleId: 'path-unicode-mismatch', file: 'a.js', data: { other: '', crcMatches: true } },
+    ]);
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', extra: field(Buffer.concat([Buffer.from([1]), crcOfName.subarray(0, 3)])) }))).toEqual([]);
+  });
+});
