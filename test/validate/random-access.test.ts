@@ -18,14 +18,54 @@ describe('reading byte ranges', () => {
     for (const limits of [SMALL, undefined]) {
       const access = await openRandomAccess(file, limits);
       try {
-        const ranges = [[0, 4], [4090, 20], [50_000, 10_000], [99_990, 100], [200_000, 5], [0, 100_000], [4096, 4096], [10, 0]];
+        const ranges = [[0, 4], [4090, 20], [50_000, 10_000], [99_990, 100], [200_000, 5], [0, 100_000], [4096, 4096], [10, 0], [10, -3]];
         for (const [offset, length] of ranges) {
-          const want = bytes.subarray(Math.min(offset!, bytes.length), Math.min(offset! + length!, bytes.length));
+          const start = Math.min(offset!, bytes.length);
+          const want = bytes.subarray(start, Math.max(start, Math.min(offset! + length!, bytes.length)));
           expect((await access.read(offset!, length!)).equals(want), `${offset} + ${length}`).toBe(true);
         }
       } finally {
         await access.close();
       }
+    }
+  });
+
+  it('keeps one window and reads from it until a read falls outside; a read larger than a window goes straight to the file', async () => {
+    // Each version of the file has its own byte everywhere: a read shows which version it came from.
+    const file = path.join(tempDir(), 'versions.bin');
+    const version = (byte: number) => writeFileSync(file, Buffer.alloc(10_000, byte));
+    const from = (bytes: Buffer) => [...new Set(bytes)];
+    version(0xa);
+    const access = await openRandomAccess(file, SMALL);
+    try {
+      expect(from(await access.read(0, 10))).toEqual([0xa]); // window [0, 4096)
+      version(0xb);
+      expect(from(await access.read(4090, 6))).toEqual([0xa]); // up to the window's last byte
+      expect(from(await access.read(0, 5000))).toEqual([0xb]); // larger than a window: straight from the file
+      expect(from(await access.read(0, 10))).toEqual([0xa]); // the window is still [0, 4096)
+      expect(from(await access.read(5000, 4096))).toEqual([0xb]); // exactly a window: window [5000, 9096)
+      version(0xc);
+      expect(from(await access.read(5000, 10))).toEqual([0xb]);
+      expect(from(await access.read(9000, 1000))).toEqual([0xc]); // past the window: window [9000, 10000)
+      expect(await access.read(9000, 2000)).toHaveLength(1000);
+    } finally {
+      await access.close();
+    }
+  });
+
+  it('reads a file up to the in-memory limit once, when it is opened', async () => {
+    const file = path.join(tempDir(), 'whole.bin');
+    writeFileSync(file, Buffer.alloc(1000, 0xa));
+    const atLimit = await openRandomAccess(file, { inMemory: 1000, window: 4096 });
+    const overLimit = await openRandomAccess(file, { inMemory: 999, window: 4096 });
+    try {
+      writeFileSync(file, Buffer.alloc(1000, 0xb));
+      expect(atLimit.size).toBe(1000);
+      expect([...new Set(await atLimit.read(0, 1000))]).toEqual([0xa]);
+      expect([...new Set(await overLimit.read(0, 1000))]).toEqual([0xb]);
+    } finally {
+      await atLimit.close();
+      await overLimit.close();
     }
   });
 
