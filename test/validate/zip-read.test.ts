@@ -64,6 +64,16 @@ describe('reading an entry up to a limit', () => {
   });
 });
 
+describe('closing', () => {
+  it('closing a zip read a window at a time releases its file: reading afterwards fails', async () => {
+    const source = await openZipSource(writeZip([...goodEntries(), { name: 'a.bin', data: noise(20_000), method: 0 }]), { inMemory: 0, window: 4096 });
+    const entry = source.entries.find((e) => e.path === 'a.bin')!;
+    expect((await readAll(source, entry, 100)).result).toEqual({ bytes: 100, stoppedAtLimit: true });
+    await source.close();
+    await expect(readAll(source, entry, 20_000)).rejects.toMatchObject({ code: 'EBADF' });
+  });
+});
+
 describe('what reading finds', () => {
   it('an entry that holds less than it declares: how much it holds', async () => {
     const spec = { name: 'a.js', data: 'xxxxx', method: 0, central: { uncompressedSize: 10 }, local: { uncompressedSize: 10 } };
