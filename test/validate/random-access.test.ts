@@ -69,6 +69,20 @@ describe('reading byte ranges', () => {
     }
   });
 
+  it('a file that shrinks after it was opened gives short reads, and no hang', async () => {
+    const file = path.join(tempDir(), 'shrinking.bin');
+    writeFileSync(file, Buffer.alloc(10_000, 0xa));
+    const access = await openRandomAccess(file, SMALL);
+    try {
+      writeFileSync(file, Buffer.alloc(6000, 0xb));
+      expect(access.size).toBe(10_000);
+      expect(await access.read(5000, 2000)).toEqual(Buffer.alloc(1000, 0xb));
+      expect(await access.read(8000, 5000)).toHaveLength(0);
+    } finally {
+      await access.close();
+    }
+  });
+
   it('an archive read a window at a time gets the same verdict and bytes', async () => {
     const big = { name: 'big.js', data: Buffer.from('let x = 1;\n'.repeat(5000)), method: 0 };
     const zip = writeZip([...goodEntries(), big, { name: 'lib/', data: 'x' }], { trailing: Buffer.alloc(7) });

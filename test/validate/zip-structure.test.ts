@@ -101,6 +101,15 @@ describe('finding the end of the archive', () => {
     expect(await findingsOf(hidden)).toEqual([{ ruleId: 'archive-ambiguous-end', data: { offset: at, end: hidden.length - 22 } }]);
   });
 
+  it('a zip stored inside the bundle holds an end record of its own, which is no second end', async () => {
+    const inner = buildZip([]);
+    expect(await zipFindings(plus({ name: 'empty.zip', data: inner, method: 0 }))).toEqual([]);
+    // Nor when bytes after the end make the search fall back to the last end record it saw.
+    expect(await zipFindings(plus({ name: 'empty.zip', data: inner, method: 0 }), { trailing: Buffer.from('x') })).toEqual([
+      { ruleId: 'archive-trailing-data', data: { bytes: 1 } },
+    ]);
+  });
+
   it('an end record that defers to a Zip64 end record that is not there', async () => {
     const none = corrupt('the end record says the central directory is described by a Zip64 end record, but there is none');
     expect(await zipFindings(good(), { cdOffset: MARK })).toEqual([none]);
@@ -125,6 +134,16 @@ describe('Zip64 end records', () => {
     const bare = buildZip(good(), { zip64: { omitRecord: true } });
     expect(await findingsOf(bare)).toEqual([corrupt(`the Zip64 locator points to offset ${locatorAt(bare)}, where no Zip64 end record fits`)]);
     expect(await zipFindings(good(), { zip64: { gap: Buffer.from('hidden') } })).toEqual([corrupt('the Zip64 end record does not end where the Zip64 locator begins')]);
+  });
+
+  it('a locator at the very start of the file is looked at too', async () => {
+    const locator = Buffer.alloc(20);
+    locator.writeUInt32LE(0x07064b50, 0);
+    const bytes = Buffer.concat([locator, buildZip([])]);
+    expect(await findingsOf(bytes)).toEqual([
+      { ruleId: 'archive-ambiguous-end', data: { offset: 0, end: 20, locator: true } },
+      { ruleId: 'archive-hidden-data', data: { offset: 0, bytes: 20, after: 'the central directory' } },
+    ]);
   });
 
   it('a Zip64 end record with extensible data is unsupported, and nothing more', async () => {
@@ -279,10 +298,12 @@ describe('gaps and overlaps between entries', () => {
   });
 
   it('two records sharing one entry overlap, and the header no record uses is hidden data', async () => {
-    const bytes = buildZip([{ name: 'a.js', data: 'x' }, { name: 'a.js', data: 'x', central: { localOffset: 0 } }]);
+    const bytes = buildZip([{ name: 'a.js', data: 'x' }, { name: 'b.js', data: 'x', central: { localOffset: 0 } }]);
     const length = localLength(bytes, 0);
     expect(await findingsOf(bytes)).toEqual([
-      { ruleId: 'archive-overlap', file: 'a.js', data: { other: 'a.js', offset: 0 } },
+      { ruleId: 'archive-header-mismatch', file: 'b.js', data: { fields: ['name'] } },
+      { ruleId: 'archive-overlap', file: 'b.js', data: { other: 'a.js', offset: 0 } },
+      // After the first of the two: the second ends where it does.
       { ruleId: 'archive-hidden-data', data: { offset: length, bytes: length, after: 'a.js' } },
     ]);
   });
