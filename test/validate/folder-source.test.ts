@@ -14,9 +14,9 @@ import { noise } from '../helpers/noise.js';
  * how much, and what it refuses to follow.
  */
 
-/** A folder with files, a subfolder two deep, a link and a named pipe. */
+/** A folder with files, a subfolder two deep, a link and a named pipe; a.js sorts before a/. */
 function mixedFolder(): string {
-  const root = writeFolder({ 'b.js': 'bb', 'a/c.js': 'ccc', 'a/d/e.txt': '', 'z.js': 'z' });
+  const root = writeFolder({ 'a.js': 'aaaa', 'b.js': 'bb', 'a/c.js': 'ccc', 'a/d/e.txt': '', 'z.js': 'z' });
   symlinkSync('b.js', path.join(root, 'link'));
   execFileSync('mkfifo', [path.join(root, 'pipe')]);
   return root;
@@ -36,6 +36,7 @@ describe('listing a folder', () => {
     expect(source.archiveSize).toBeUndefined();
     expect(source.excluded).toBeUndefined();
     expect(source.entries.map(({ path, kind, declaredSize, readable }) => ({ path, kind, declaredSize, readable }))).toEqual([
+      { path: 'a.js', kind: 'file', declaredSize: 4, readable: true },
       { path: 'a/', kind: 'directory', declaredSize: 0, readable: false },
       { path: 'a/c.js', kind: 'file', declaredSize: 3, readable: true },
       { path: 'a/d/', kind: 'directory', declaredSize: 0, readable: false },
@@ -61,14 +62,14 @@ describe('listing a folder', () => {
     const asked: string[] = [];
     const source = await openFolderSource(mixedFolder(), { descend: (folder) => (asked.push(folder), folder !== 'a/d/') });
     expect(asked.sort()).toEqual(['a/', 'a/d/']);
-    expect(source.entries.map((e) => e.path)).toEqual(['a/', 'a/c.js', 'a/d/', 'b.js', 'link', 'pipe', 'z.js']);
+    expect(source.entries.map((e) => e.path)).toEqual(['a.js', 'a/', 'a/c.js', 'a/d/', 'b.js', 'link', 'pipe', 'z.js']);
   });
 
   it('an entry it is told to omit is neither listed nor walked into', async () => {
     const asked: string[] = [];
     const source = await openFolderSource(mixedFolder(), { omit: (entry) => (asked.push(entry), entry === 'a/' || entry === 'z.js') });
-    expect(asked.sort()).toEqual(['a/', 'b.js', 'link', 'pipe', 'z.js']);
-    expect(source.entries.map((e) => e.path)).toEqual(['b.js', 'link', 'pipe']);
+    expect(asked.sort()).toEqual(['a.js', 'a/', 'b.js', 'link', 'pipe', 'z.js']);
+    expect(source.entries.map((e) => e.path)).toEqual(['a.js', 'b.js', 'link', 'pipe']);
   });
 });
 
