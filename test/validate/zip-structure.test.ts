@@ -65,6 +65,8 @@ describe('finding the end of the archive', () => {
     const padded = (zeros: number) => zipFindings(good(), { trailing: Buffer.concat([Buffer.from('!'), Buffer.alloc(zeros)]) });
     expect(await padded(0xffff)).toEqual([truncated('the end-of-archive record is missing')]);
     expect(await padded(0x10000)).toEqual([{ ruleId: 'archive-trailing-data', data: { bytes: 0x10001 } }]);
+    // Padding longer than the 1 MB the search for the last data steps back by.
+    expect(await zipFindings(good(), { trailing: Buffer.alloc(1_100_000) })).toEqual([{ ruleId: 'archive-trailing-data', data: { bytes: 1_100_000, zeros: true } }]);
   });
 
   it('a comment that runs past the end of the file', async () => {
