@@ -460,6 +460,8 @@ describe('entry names and kinds', () => {
       ['reparse-point', { dosAttributes: 0x400 }, 'symlink'],
       ['dos-dir/', { dosAttributes: 0x10 }, 'directory'],
       ['dos-file', { dosAttributes: 0x20 }, 'file'],
+      // On a DOS host the upper half holds no Unix mode, whatever bits are set there.
+      ['dos-high-bits', { dosAttributes: 0xa1ff0020 }, 'file'],
     ];
     const bytes = buildZip(entries.map(([name, spec]) => ({ name, data: '', method: 0, ...spec })));
     expect(await opened(bytes, (source) => source.entries.map((e) => [e.path, e.kind]))).toEqual(entries.map(([name, , kind]) => [name, kind]));
@@ -484,6 +486,11 @@ describe('extra fields', () => {
     const lying = Buffer.concat([Buffer.from([0x0a, 0x00, 40, 0]), Buffer.alloc(8)]);
     expect(await zipFindings(plus({ name: 'a.js', data: 'x', centralExtra: lying }))).toEqual([
       { ruleId: 'archive-extra-field', file: 'a.js', data: { where: 'central', id: '0x000a', declared: 40, available: 8 } },
+    ]);
+    // The second of two sub-fields: what is left after the first.
+    const second = Buffer.concat([extraField(0x5455, Buffer.alloc(5)), Buffer.from([0x0a, 0x00, 20, 0]), Buffer.alloc(6)]);
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', centralExtra: second }))).toEqual([
+      { ruleId: 'archive-extra-field', file: 'a.js', data: { where: 'central', id: '0x000a', declared: 20, available: 6 } },
     ]);
     // A sub-field header as the last 4 bytes, with no data for it.
     expect(await zipFindings(plus({ name: 'a.js', data: 'x', localExtra: Buffer.from([0x55, 0x54, 5, 0]) }))).toEqual([
