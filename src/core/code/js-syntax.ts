@@ -145,6 +145,9 @@ workerData.port.on('message', ({ id, bytes, mode }) => {
   } catch (error) {
     result = {};
   }
+  // Counted before the answer is sent: the reading thread reads the count without waiting for
+  // its event loop, which may not turn until the whole bundle is read.
+  Atomics.add(workerData.answered, 0, 1);
   workerData.port.postMessage({ id, result });
 });
 `;
@@ -158,10 +161,14 @@ class SyntaxWorker {
   private port: MessagePort | undefined;
   private nextId = 0;
   private readonly waiting = new Map<number, (result: SyntaxResult) => void>();
+  /** Checks sent, and (shared with the worker, which counts them) checks it has finished. */
+  private sent = 0;
+  private readonly answered = new Int32Array(new SharedArrayBuffer(4));
   private failed = false;
 
+  /** Checks the worker has been given and not finished: known at once, even before its answers arrive. */
   get load(): number {
-    return this.waiting.size;
+    return this.worker ? this.sent - Atomics.load(this.answered, 0) : 0;
   }
 
   get usable(): boolean {
@@ -177,6 +184,7 @@ class SyntaxWorker {
     return new Promise((resolve) => {
       this.waiting.set(id, resolve);
       this.worker!.ref();
+      this.sent++;
       this.port!.postMessage({ id, bytes: owned, mode }, [owned.buffer as ArrayBuffer]);
     });
   }
@@ -190,7 +198,7 @@ class SyntaxWorker {
       const worker = new threads.Worker(WORKER_SOURCE, {
         eval: true,
         execArgv: ['--experimental-vm-modules', '--expose-internals', '--no-warnings'],
-        workerData: { port: port2 },
+        workerData: { port: port2, answered: this.answered },
         transferList: [port2],
         stdout: true,
         stderr: true,

@@ -79,7 +79,9 @@ export function checkScript(bytes: Uint8Array, kind: ScriptKind, file: string, o
 function parse(bytes: Uint8Array, kind: ScriptKind): Promise<SyntaxResult> {
   return new Promise((resolve) => {
     push({ bytes, mode: kind === 'module' ? 'module' : kind === 'classic' ? 'script' : 'auto', resolve });
-    while (waitingBytes > WAITING_LIMIT && parseOneHere());
+    // The worker's count of finished checks is read without the event loop, so it is fed between
+    // the parses here too.
+    while (waitingBytes > WAITING_LIMIT && parseOneHere()) feedWorker();
   });
 }
 
@@ -145,6 +147,7 @@ function parseOneHere(): boolean {
 /** Parses what waits in this thread, letting the worker's answers in between, until nothing can be. */
 async function drain(): Promise<void> {
   while (parseOneHere()) {
+    feedWorker();
     if (useWorker) await new Promise((resolve) => setImmediate(resolve));
   }
 }
