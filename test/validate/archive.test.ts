@@ -120,6 +120,17 @@ describe('zip bombs', () => {
     }
   });
 
+  it('says how many files were not checked, in the singular for one', async () => {
+    const lying = (name: string) => ({ name, data: 'small', central: { uncompressedSize: 60_000_000 }, local: { uncompressedSize: 60_000_000 } });
+    const one = await validateBundle(writeZip([...goodEntries(), lying('a.png')]));
+    expect(one.problems[0]!.message).toContain('inflating stopped there, and 1 file was not checked. Largest files: a.png 60,000,000 bytes (declared by its header, not inflated), ');
+    const two = await validateBundle(writeZip([...goodEntries(), lying('a.png'), lying('b.png')]));
+    expect(two.problems[0]!.message).toBe(
+      "The files unpack to more than 50,000,000 bytes, the marketplace's limit (50 MB read as decimal); inflating stopped there, and 2 files were not checked. " +
+        'Largest files: a.png 60,000,000 bytes (declared by its header, not inflated), manifest.json 188 bytes, index.html 125 bytes, styles.css 34 bytes, app.js 31 bytes.',
+    );
+  });
+
   it('a manifest that declares more than the budget is too large, not missing', async () => {
     const entries = goodEntries();
     entries[0] = { ...entries[0]!, central: { uncompressedSize: 60_000_000 }, local: { uncompressedSize: 60_000_000 } };

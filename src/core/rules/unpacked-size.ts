@@ -18,7 +18,7 @@ export default defineRule<{ size: number; limit: number; complete: boolean; unre
     (complete
       ? `The files unpack to ${formatBytes(size)}; the marketplace accepts at most ${formatBytes(limit)} (50 MB read as decimal, the stricter reading). `
       : `The files unpack to more than ${formatBytes(limit)}, the marketplace's limit (50 MB read as decimal); inflating stopped there` +
-        (unread > 0 ? `, and ${unread} files were not checked. ` : '. ')) +
+        (unread > 0 ? `, and ${unread === 1 ? '1 file was' : `${unread} files were`} not checked. ` : '. ')) +
     `Largest files: ${largest.map((f) => `${showName(f.path)} ${formatBytes(f.bytes)}${f.declared ? ' (declared by its header, not inflated)' : ''}`).join(', ')}.`,
   check: ({ content }) => {
     if (content.spent <= MAX_UNPACKED_BYTES) return [];
