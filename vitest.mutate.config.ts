@@ -14,6 +14,7 @@ export default defineConfig({
       'test/code/{rules,js,html,json,plumbing,trigger}.test.ts',
       'test/limits.test.ts',
       'test/rules-table.test.ts',
+      'test/cli/rules-docs.test.ts',
       'test/fuzz/regressions.test.ts',
     ],
     testTimeout: 60_000,
