@@ -18,6 +18,8 @@ export interface CodeRuleCase {
   data?: Record<string, unknown>;
   /** Where the finding must point. */
   at?: { file: string; line: number; column: number };
+  /** The exact message of that finding. */
+  message?: string;
   /** Other ways of writing the mistake that must be found too, with part of the finding's data. */
   alsoBad?: Record<string, Variant & { data?: Record<string, unknown> }>;
   falsePositives: Record<string, Variant>;
@@ -39,6 +41,7 @@ export const codeRuleCases: Record<string, CodeRuleCase> = {
     good: js("document.body.append('ready');\nshowBanner('Delete this line?', removeLine);\n"),
     data: { name: 'confirm' },
     at: { file: 'app.js', line: 2, column: 5 },
+    message: "confirm() does nothing inside the platform's sandboxed frame: no dialog opens and the call returns at once. Show the message or question in the page itself (an inline banner, or a <dialog> element).",
     alsoBad: {
       'member in brackets': { ...js("if (window['confirm']('Delete?')) removeLine();\n"), data: { name: 'confirm' } },
       'member in brackets, as a template literal': { ...js('globalThis[`alert`](message);\n'), data: { name: 'alert' } },
@@ -63,6 +66,7 @@ export const codeRuleCases: Record<string, CodeRuleCase> = {
     good: js("const saved = await window.pipeline.settings.get('rate');\n"),
     data: { api: 'localStorage' },
     at: { file: 'app.js', line: 1, column: 15 },
+    message: "localStorage is not dependable in the platform's sandboxed frame (its origin is opaque): access may throw and what is stored may vanish. Keep tool preferences with pipeline.settings.get and pipeline.settings.set (SDK 2.3.0 and later).",
     alsoBad: {
       'member in brackets': { ...js("const ls = window['sessionStorage'];\n"), data: { api: 'sessionStorage' } },
       'cookie in brackets': { ...js("document['cookie'] = 'a=b';\n"), data: { api: 'document.cookie' } },
@@ -84,6 +88,7 @@ export const codeRuleCases: Record<string, CodeRuleCase> = {
     good: js("el.textContent = customer.name;\nel.innerHTML = '<b>Total</b>';\nel.insertAdjacentHTML('beforeend', '<hr>');\n"),
     data: { sink: 'innerHTML' },
     at: { file: 'app.js', line: 1, column: 4 },
+    message: `innerHTML is given HTML built at run time. If any part of it comes from data (customer names, notes, product descriptions), it can inject markup or script. Set textContent, build elements with createElement, or escape every interpolated value (& < > " ').`,
     alsoBad: {
       'member in brackets': { ...js("el['innerHTML'] = html;\n"), data: { sink: 'innerHTML' } },
     },
@@ -100,6 +105,7 @@ export const codeRuleCases: Record<string, CodeRuleCase> = {
     good: js('await window.pipeline.quotes.addLines([{ qty: 1, unitPrice: 5, taxRate: 0.15 }]);\n', 'quoting_extension'),
     data: { method: 'quotes.addLines', toolType: 'standalone' },
     at: { file: 'app.js', line: 1, column: 7 },
+    message: 'pipeline.quotes.addLines only works in a quoting_extension, but manifest.json declares "type": "standalone"; the host rejects the call with an error. Set "type" to "quoting_extension" if the tool is opened from a quote, or use pipeline.quotes.create to make a new quote.',
     alsoBad: {
       'namespace in brackets': { ...js("await pipeline['quotes'].addLines([]);\n", 'standalone'), data: { method: 'quotes.addLines' } },
       'namespace destructured from the bridge': { ...js('const { quotes } = pipeline;\nawait quotes.addLines([]);\n', 'standalone'), data: { method: 'quotes.addLines' } },
@@ -115,6 +121,7 @@ export const codeRuleCases: Record<string, CodeRuleCase> = {
     good: js('await window.pipeline.quotes.create(request);\n'),
     data: { method: 'quotes.update' },
     at: { file: 'app.js', line: 1, column: 7 },
+    message: 'pipeline.quotes.update does not exist, so the call throws at run time; did you mean pipeline.quotes.create?',
     alsoBad: {
       'method in brackets': { ...js("await pipeline.quotes['update']({});\n"), data: { method: 'quotes.update' } },
       'namespace destructured under another name': { ...js('const { quotes: q } = window.pipeline;\nawait q.update();\n'), data: { method: 'quotes.update' } },
@@ -133,6 +140,7 @@ export const codeRuleCases: Record<string, CodeRuleCase> = {
     good: js('const items = await window.pipeline.jobCostTemplates.list();\n'),
     data: { use: 'costItems.list', replacement: 'jobCostTemplates.list' },
     at: { file: 'app.js', line: 1, column: 21 },
+    message: 'costItems.list is deprecated (still supported, but superseded): use jobCostTemplates.list instead.',
     falsePositives: {
       'block comment': js('/* pipeline.costItems.list() */\n'),
       string: js('const old = "lineType: \'cost\'";\n'),
@@ -145,6 +153,7 @@ export const codeRuleCases: Record<string, CodeRuleCase> = {
     good: js("await pipeline.quotes.create({\n  customerName: 'A',\n  upsertByEmail: false,\n  lines: [{ qty: 1, unitPrice: 10, taxRate: 0.15 }],\n});\n"),
     data: { method: 'quotes.create', field: 'taxRate', value: 15 },
     at: { file: 'app.js', line: 4, column: 36 },
+    message: 'taxRate 15 in quotes.create looks like a percentage, but quotes.create takes a fraction: write 0.15 for 15%.',
     falsePositives: {
       'percentage where addLines accepts it': js('await pipeline.quotes.addLines([{ qty: 1, unitPrice: 10, taxRate: 15 }]);\n'),
       'unrelated object': js('const empty = { qty: 0, discountPercent: 150 };\n'),
@@ -157,6 +166,7 @@ export const codeRuleCases: Record<string, CodeRuleCase> = {
     good: page('<img src="img/logo.png" alt="">', { 'img/logo.png': 'png' }),
     data: { reference: 'img/Logo.png', sameLetters: 'img/logo.png' },
     at: { file: 'index.html', line: PAGE_BODY_LINE, column: 11 },
+    message: '"img/Logo.png" refers to img/Logo.png, but the bundle has img/logo.png; names are case-sensitive on the platform. Make the letter case match.',
     alsoBad: {
       'CSS url() with an escape': {
         files: { 'styles.css': 'body { background: url(img\\2f Logo.png); }\n', 'img/logo.png': 'png' },
@@ -183,6 +193,7 @@ export const codeRuleCases: Record<string, CodeRuleCase> = {
     good: page('<script src="lib.js"></script>', { 'lib.js': '' }),
     data: { reference: '/lib.js', suggestion: 'lib.js' },
     at: { file: 'index.html', line: PAGE_BODY_LINE, column: 14 },
+    message: `"/lib.js" starts with /, which inside the host means the host's own site, not the bundle, so it will not load. Write "lib.js" instead.`,
     falsePositives: {
       'HTML comment': page('<!-- <script src="/lib.js"></script> -->'),
       'protocol-relative is another rule': page('<img src="//example.com/a.png" alt="">'),
@@ -193,6 +204,7 @@ export const codeRuleCases: Record<string, CodeRuleCase> = {
     good: page('<img src="img/logo.png" alt="">', { 'img/logo.png': 'png' }),
     data: { reference: 'http://example.com/logo.png' },
     at: { file: 'index.html', line: PAGE_BODY_LINE, column: 11 },
+    message: '"http://example.com/logo.png" uses http:, and the platform is served over https, so the browser blocks it as mixed content. Put the file in the bundle and refer to it by a relative path, or use https:.',
     falsePositives: {
       'HTML comment': page('<!-- <img src="http://example.com/logo.png"> -->'),
       'text of the page': page('<p>See http://example.com for help.</p>'),
@@ -204,6 +216,7 @@ export const codeRuleCases: Record<string, CodeRuleCase> = {
     good: page('<script src="vendor/chart.js"></script>', { 'vendor/chart.js': '' }),
     data: { reference: 'https://cdn.example.com/chart.js', kind: 'script' },
     at: { file: 'index.html', line: PAGE_BODY_LINE, column: 14 },
+    message: 'The script "https://cdn.example.com/chart.js" is loaded from another site each time the tool opens: the tool then depends on that site being up and unchanged, breaks offline, and runs code the marketplace never reviewed. Download it into the bundle and refer to it by a relative path.',
     falsePositives: {
       'a link': page('<a href="https://example.com/help" target="_blank">Help</a>'),
       'an image': page('<img src="https://example.com/logo.png" alt="">'),
@@ -215,6 +228,7 @@ export const codeRuleCases: Record<string, CodeRuleCase> = {
     bad: { files: { 'data/rates.json': '{\n  "gst": 0.15,\n}\n' } },
     good: { files: { 'data/rates.json': '{\n  "gst": 0.15\n}\n' } },
     at: { file: 'data/rates.json', line: 3, column: 1 },
+    message: 'This is not valid JSON: a trailing comma before "}" (JSON does not allow one). JSON.parse and fetch().json() will throw on it.',
     falsePositives: {
       'byte-order mark': { files: { 'data/rates.json': '\ufeff{"gst": 0.15}' } },
       'JSON with awkward but valid content': { files: { 'data/rates.json': '[-0.5e-3, "\\u00e9\\n", {"a": [[], {}]}, true, null]' } },
@@ -225,6 +239,7 @@ export const codeRuleCases: Record<string, CodeRuleCase> = {
     good: js('const total = lines.reduce((sum, l) => sum + l.qty, 0);\nshowTotal(total);\n'),
     data: { message: 'missing ) after argument list' },
     at: { file: 'app.js', line: 1, column: 53 },
+    message: 'This script has a syntax error (missing ) after argument list), so the browser refuses the whole file and none of it runs: the tool stays at "Connecting…" or loses what this script does. Fix the code at this position.',
     alsoBad: {
       'inline script': { ...page('<script>\n  let a = 1;\n  let a = 2;\n</script>'), data: { message: "Identifier 'a' has already been declared" } },
       'module syntax in a classic script': { files: { 'app.js': "import { total } from './total.js';\n", 'total.js': 'export const total = 1;\n' }, data: { message: 'Cannot use import statement outside a module' } },
@@ -240,6 +255,7 @@ export const codeRuleCases: Record<string, CodeRuleCase> = {
     good: js("// pipeline-tool-disable-next-line dialog-call\nalert('x');\n"),
     data: { ruleId: 'dialog-calls', suggestion: 'dialog-call' },
     at: { file: 'app.js', line: 1, column: 1 },
+    message: 'pipeline-tool-disable-next-line names "dialog-calls", which is not a rule, so it silences nothing; did you mean "dialog-call"?',
     falsePositives: {
       'directive-like text in a string': js('const s = "// pipeline-tool-disable-next-line nonsense";\n'),
     },

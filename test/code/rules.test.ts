@@ -30,6 +30,7 @@ describe('code rules: each has a failing and a passing bundle', () => {
         expect(hits[0]!.severity).toBe(rule.severity);
         if (testCase.data) expect(hits[0]!.data).toMatchObject(testCase.data);
         if (testCase.at) expect({ file: hits[0]!.file, line: hits[0]!.line, column: hits[0]!.column }).toEqual(testCase.at);
+        if (testCase.message) expect(hits[0]!.message).toBe(testCase.message);
       });
 
       it.each(Object.entries(testCase.alsoBad ?? {}))('is found when written as: %s', async (_name, variant) => {

@@ -6,13 +6,14 @@ import { ruleCases } from './rule-cases.js';
 
 const ownCases = rules.filter((rule) => ruleCases[rule.id]);
 
-describe('every rule has a failing and a passing bundle', () => {
+describe('every rule has a failing and a passing bundle, and says what it found in its own words', () => {
   it.each(ownCases.map((rule) => [rule.id]))('%s', async (id) => {
     const testCase = ruleCases[id]!;
     const bad = await validateBundle(testCase.bad());
     const hits = bad.problems.filter((p) => p.ruleId === id);
     expect(hits, `expected ${id} in ${JSON.stringify(bad.problems.map((p) => p.ruleId))}`).not.toHaveLength(0);
     if (testCase.data) expect(hits.some((hit) => Object.entries(testCase.data!).every(([k, v]) => JSON.stringify(hit.data?.[k]) === JSON.stringify(v)))).toBe(true);
+    if (testCase.message) expect(hits.map((hit) => hit.message)).toContain(testCase.message);
     const good = await validateBundle(testCase.good());
     expect(good.problems.map((p) => p.ruleId)).not.toContain(id);
   });
