@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { validateBundle } from '../../src/core/validate.js';
+import { goodEntries, goodFiles, goodManifest, writeFolder, writeZip } from '../helpers/bundles.js';
+
+/*
+ * The other wordings of rules whose message depends on what they found: rule-cases.ts pins one
+ * message per rule, these pin the rest, with the findings' files and data.
+ */
+
+async function findings(bundle: string, ruleId: string) {
+  const report = await validateBundle(bundle);
+  return report.problems.filter((p) => p.ruleId === ruleId).map((p) => ({ file: p.file, message: p.message, data: p.data }));
+}
+
+const withManifest = (manifest: object, extra: Record<string, string> = {}) => writeFolder({ ...goodFiles(manifest), ...extra });
+
+describe('manifest-entry-missing', () => {
+  it('lists the HTML files the bundle has, at most five', async () => {
+    const pages = Object.fromEntries(['a', 'b', 'c', 'd', 'e'].map((name) => [`pages/${name}.html`, '<p>x</p>']));
+    const [hit] = await findings(withManifest({ ...goodManifest, entry: 'main.html' }, pages), 'manifest-entry-missing');
+    expect(hit!.message).toBe('"entry" is "main.html", but there is no such file in the bundle. HTML files present: index.html, pages/a.html, pages/b.html, pages/c.html, pages/d.html.');
+    expect((hit!.data as { htmlFiles: string[] }).htmlFiles).toHaveLength(6);
+  });
+
+  it('counts .HTML as an HTML file, and says to add the page when there is none', async () => {
+    const upper = await findings(writeZip([...goodEntries({ ...goodManifest, entry: 'main.html' }), { name: 'OTHER.HTML', data: 'x' }]), 'manifest-entry-missing');
+    expect(upper[0]!.message).toBe('"entry" is "main.html", but there is no such file in the bundle. HTML files present: index.html, OTHER.HTML.');
+    const entries = goodEntries({ ...goodManifest, entry: 'main.html' }).filter((e) => e.name !== 'index.html');
+    const none = await findings(writeZip(entries), 'manifest-entry-missing');
+    expect(none).toEqual([
+      { file: 'manifest.json', message: '"entry" is "main.html", but there is no such file in the bundle. Add the page, or correct the name.', data: { entry: 'main.html', htmlFiles: [] } },
+    ]);
+  });
+
+  it('names a page stored in another Unicode form in a zip, and accepts it in a folder, which pack stores composed', async () => {
+    const decomposed = 'cafe\u0301.html';
+    const manifest = { ...goodManifest, entry: 'caf\u00e9.html' };
+    const zip = writeZip([...goodEntries(manifest).filter((e) => e.name !== 'index.html'), { name: decomposed, data: '<p>x</p>' }]);
+    const [hit] = await findings(zip, 'manifest-entry-missing');
+    expect(hit!.message).toBe(
+      '"entry" is "caf\u00e9.html", which names "cafe\u0301.html" only in another Unicode form, and servers compare names byte for byte. ' +
+        "Bundles store names composed (NFC), as `pipeline-tool pack` writes them: type the entry's accented letters again so they are composed.",
+    );
+    expect(hit!.data).toEqual({ entry: 'caf\u00e9.html', otherForm: decomposed, htmlFiles: [decomposed] });
+    const { 'index.html': _page, ...rest } = goodFiles(manifest);
+    expect(await findings(writeFolder({ ...rest, [decomposed]: '<p>x</p>' }), 'manifest-entry-missing')).toEqual([]);
+  });
+
+  it('stays silent when the entry has no usable value or is wrong in form (manifest-entry-path says why)', async () => {
+    for (const entry of ['', '   ', '../index.html']) {
+      expect(await findings(withManifest({ ...goodManifest, entry }), 'manifest-entry-missing'), entry).toEqual([]);
+    }
+  });
+});
+
+describe('manifest-short-name', () => {
+  it('says when the short name is longer than the name', async () => {
+    const hits = await findings(withManifest({ ...goodManifest, name: 'Kit', shortName: 'Kitchen' }), 'manifest-short-name');
+    expect(hits).toEqual([
+      {
+        file: 'manifest.json',
+        message: '"shortName" (7 characters) is longer than "name"; it is meant as the short form. Swap or shorten them.',
+        data: { reason: 'longer-than-name', length: 7, limit: 24 },
+      },
+    ]);
+  });
+
+  it('measures both without surrounding spaces and in characters, not UTF-16 units', async () => {
+    expect(await findings(withManifest({ ...goodManifest, name: 'Kitchen', shortName: '  Kitchen  ' }), 'manifest-short-name')).toEqual([]);
+    // 24 characters that take 48 UTF-16 units: at the limit, and as long as the name.
+    const emoji = '\u{1F528}'.repeat(24);
+    expect(await findings(withManifest({ ...goodManifest, name: emoji, shortName: emoji }), 'manifest-short-name')).toEqual([]);
+    const hits = await findings(withManifest({ ...goodManifest, name: ` ${emoji} `, shortName: `${emoji}!` }), 'manifest-short-name');
+    expect(hits.map((hit) => hit.data)).toEqual([{ reason: 'too-long', length: 25, limit: 24 }]);
+  });
+
+  it('says nothing of an empty short name (manifest-empty-field does)', async () => {
+    expect(await findings(withManifest({ ...goodManifest, shortName: '  ' }), 'manifest-short-name')).toEqual([]);
+  });
+});
+
+describe('manifest-description', () => {
+  it('says nothing of an empty description, and reads one sentence with spaces around it as one', async () => {
+    expect(await findings(withManifest({ ...goodManifest, description: '   ' }), 'manifest-description')).toEqual([]);
+    expect(await findings(withManifest({ ...goodManifest, description: '  Estimates kitchens.  ' }), 'manifest-description')).toEqual([]);
+  });
+});
+
+describe('file-type', () => {
+  it('names a file without an extension, and says to remove a type it has no hint for', async () => {
+    const hits = await findings(writeZip([...goodEntries(), { name: 'LICENSE', data: 'x' }, { name: 'data.xml', data: 'x' }]), 'file-type');
+    expect(hits).toEqual([
+      {
+        file: 'LICENSE',
+        message: 'Files without an extension are not accepted by the marketplace (allowed: .html .css .js .svg .png .jpg .woff2 .json); remove it from the bundle.',
+        data: { extension: '' },
+      },
+      {
+        file: 'data.xml',
+        message: 'Files of type .xml are not accepted by the marketplace (allowed: .html .css .js .svg .png .jpg .woff2 .json); remove it from the bundle.',
+        data: { extension: '.xml' },
+      },
+    ]);
+  });
+
+  it('leaves junk to junk-file', async () => {
+    const bundle = writeZip([...goodEntries(), { name: 'Thumbs.db', data: 'x' }]);
+    expect(await findings(bundle, 'file-type')).toEqual([]);
+    expect((await findings(bundle, 'junk-file')).map((hit) => hit.file)).toEqual(['Thumbs.db']);
+  });
+});
+
+describe('junk-file', () => {
+  it('reports a junk folder once, a junk file inside a normal folder by its own path, and nothing for a normal file', async () => {
+    const bundle = writeZip([
+      ...goodEntries(),
+      { name: '__MACOSX/._app.js', data: 'x' },
+      { name: '__MACOSX/img/._logo.png', data: 'x' },
+      { name: 'img/.DS_Store', data: 'x' },
+      { name: 'img/logo.png', data: 'x' },
+      { name: '.git/config', data: 'x' },
+    ]);
+    expect(await findings(bundle, 'junk-file')).toEqual([
+      {
+        file: '.git/',
+        message: 'This is a hidden file or folder, not part of the tool. Delete it, or build the bundle with `pipeline-tool pack`, which leaves such files out.',
+        data: { reason: 'a hidden file or folder' },
+      },
+      {
+        file: '__MACOSX/',
+        message: 'This is a macOS resource-fork folder, not part of the tool. Delete it, or build the bundle with `pipeline-tool pack`, which leaves such files out.',
+        data: { reason: 'a macOS resource-fork folder' },
+      },
+      {
+        file: 'img/.DS_Store',
+        message: 'This is macOS Finder metadata, not part of the tool. Delete it, or build the bundle with `pipeline-tool pack`, which leaves such files out.',
+        data: { reason: 'macOS Finder metadata' },
+      },
+    ]);
+  });
+});
