@@ -258,13 +258,18 @@ describe('folders', () => {
     ]);
   });
 
-  it('counts sizes from the file system and applies the unpacked limit', async () => {
+  it('counts sizes from the file system and applies the unpacked limit, naming the five largest files', async () => {
     const folder = writeFolder(goodFiles());
     mkdirSync(path.join(folder, 'img'));
     writeFileSync(path.join(folder, 'img', 'huge.png'), Buffer.alloc(50_000_001));
+    writeFileSync(path.join(folder, 'img', 'dot.png'), 'x');
     const report = await validateBundle(folder);
     expect(ids(report)).toEqual(['unpacked-size']);
     expect(report.problems[0]!.data).toMatchObject({ complete: true });
+    expect(report.problems[0]!.message).toBe(
+      'The files unpack to 50,000,380 bytes; the marketplace accepts at most 50,000,000 bytes (50 MB read as decimal, the stricter reading). ' +
+        'Largest files: img/huge.png 50,000,001 bytes, manifest.json 188 bytes, index.html 125 bytes, styles.css 34 bytes, app.js 31 bytes.',
+    );
   });
 
   it('gives the real total and sizes of a folder past the limit, even for files read after the budget is spent', async () => {

@@ -139,3 +139,42 @@ describe('junk-file', () => {
     ]);
   });
 });
+
+describe('path-duplicate', () => {
+  const duplicates = (...names: string[]) => findings(writeZip([...goodEntries(), ...names.map((name) => ({ name, data: name.endsWith('/') ? '' : 'x' }))]), 'path-duplicate');
+
+  it('says a name appears twice', async () => {
+    expect(await duplicates('lib.js', 'lib.js')).toEqual([
+      { file: 'lib.js', message: 'This name appears twice in the archive; extractors keep either copy. Keep one.', data: { other: 'lib.js', how: 'exact' } },
+    ]);
+  });
+
+  it('tells names apart only by Unicode normalisation before letter case', async () => {
+    expect(await duplicates('caf\u00e9.js', 'cafe\u0301.js')).toEqual([
+      {
+        file: 'cafe\u0301.js',
+        message: 'This entry differs only in Unicode normalisation from "caf\u00e9.js"; on case-insensitive or normalising systems one overwrites the other. Keep one, or rename.',
+        data: { other: 'caf\u00e9.js', how: 'unicode' },
+      },
+    ]);
+    expect((await duplicates('CAF\u00c9.js', 'cafe\u0301.js')).map((hit) => hit.data)).toEqual([{ other: 'CAF\u00c9.js', how: 'case' }]);
+  });
+
+  it('names two spellings of a folder as folders, whether listed or implied by the files in them', async () => {
+    const message = 'This folder differs only in letter case from "Lib/"; on case-insensitive or normalising systems the two become one folder, and paths spelled the other way stop working. Use one spelling.';
+    expect(await duplicates('Lib/a.js', 'lib/b.js')).toEqual([{ file: 'lib/', message, data: { other: 'Lib/', how: 'case' } }]);
+    expect(await duplicates('Lib/', 'lib/')).toEqual([{ file: 'lib/', message, data: { other: 'Lib/', how: 'case' } }]);
+  });
+
+  it('says a file is used as a folder, once per file, whatever the letter case of the folder', async () => {
+    expect(await duplicates('data', 'Data/x.js', 'data/y.js')).toEqual([
+      {
+        file: 'data',
+        message: 'This entry is a file, but "Data/x.js" uses it as a folder; extracting one fails or overwrites the other. Rename one of them.',
+        data: { other: 'Data/x.js', how: 'file-and-folder' },
+      },
+    ]);
+    expect((await duplicates('data/', 'data')).map((hit) => hit.data)).toEqual([{ other: 'data/', how: 'file-and-folder' }]);
+    expect(await duplicates('data.js', 'data/x.js', 'data/')).toEqual([]);
+  });
+});
