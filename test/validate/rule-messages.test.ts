@@ -178,3 +178,27 @@ describe('path-duplicate', () => {
     expect(await duplicates('data.js', 'data/x.js', 'data/')).toEqual([]);
   });
 });
+
+describe('manifest-version', () => {
+  const version = async (value: string) => (await findings(withManifest({ ...goodManifest, version: value }), 'manifest-version')).map((hit) => hit.message);
+
+  it('accepts strict SemVer, with a pre-release and build metadata', async () => {
+    for (const value of ['0.0.0', '1.2.3', '10.20.30', '1.2.3-rc.1', '1.2.3+build.5', '1.2.3-alpha+sha.9f2', '999999999999999.0.0']) {
+      expect(await version(value), value).toEqual([]);
+    }
+  });
+
+  it('refuses what semver would read only after changing it, and suggests the version it reads', async () => {
+    expect(await version(' 1.2.3')).toEqual(['"version" is " 1.2.3", which is not a SemVer version like 1.2.0; write "1.2.3".']);
+    expect(await version('V 2.0')).toEqual(['"version" is "V 2.0", which is not a SemVer version like 1.2.0; write "2.0.0".']);
+    expect(await version('=1.4.1-beta')).toEqual(['"version" is "=1.4.1-beta", which is not a SemVer version like 1.2.0; write "1.4.1-beta".']);
+  });
+
+  it('suggests nothing when no version can be read from the value', async () => {
+    expect(await version('latest')).toEqual(['"version" is "latest", which is not a SemVer version like 1.2.0.']);
+  });
+
+  it('leaves an empty version to manifest-empty-field', async () => {
+    expect(await version('  ')).toEqual([]);
+  });
+});
