@@ -202,3 +202,121 @@ describe('manifest-version', () => {
     expect(await version('  ')).toEqual([]);
   });
 });
+
+describe('manifest-missing', () => {
+  it('in a folder holding the tool folder, says to check the tool folder itself', async () => {
+    const folder = writeFolder(Object.fromEntries(Object.entries(goodFiles()).map(([name, data]) => [`estimator/${name}`, data])));
+    expect(await findings(folder, 'manifest-missing')).toEqual([
+      {
+        file: 'manifest.json',
+        message: 'manifest.json is not here but at estimator/manifest.json: this is the folder around the tool. Check the tool folder itself: `pipeline-tool validate estimator`.',
+        data: { nested: 'estimator/manifest.json', folder: true },
+      },
+    ]);
+  });
+
+  it('names a manifest in the wrong letter case, and says how to start when there is none', async () => {
+    const entries = goodEntries();
+    const wrongCase = entries.map((e) => (e.name === 'manifest.json' ? { ...e, name: 'Manifest.JSON' } : e));
+    expect(await findings(writeZip(wrongCase), 'manifest-missing')).toEqual([
+      { file: 'manifest.json', message: 'There is no manifest.json at the root, only Manifest.JSON. Rename it to manifest.json (all lower case).', data: { wrongCase: 'Manifest.JSON' } },
+    ]);
+    expect(await findings(writeZip(entries.filter((e) => e.name !== 'manifest.json')), 'manifest-missing')).toEqual([
+      { file: 'manifest.json', message: 'There is no manifest.json at the root of the bundle. Add one (`pipeline-tool init` creates a complete tool), then pack again.', data: {} },
+    ]);
+  });
+
+  it('leaves names that all start with ./ to path-dot-prefix', async () => {
+    const dotted = writeZip(goodEntries().map((e) => ({ ...e, name: `./${e.name as string}` })));
+    expect(await findings(dotted, 'manifest-missing')).toEqual([]);
+    expect((await findings(dotted, 'path-dot-prefix')).map((hit) => hit.data)).toEqual([{ count: 4, all: true }]);
+  });
+});
+
+describe('path-dot-prefix', () => {
+  it('names the root folder listed as ./, as jar writes it', async () => {
+    expect(await findings(writeZip([{ name: './', data: '' }, ...goodEntries()]), 'path-dot-prefix')).toEqual([
+      {
+        file: './',
+        message: 'The archive lists its root folder as an entry named ./ (as jar writes it); extractors treat it differently. Build the bundle with `pipeline-tool pack <folder>`.',
+        data: { count: 1, all: false },
+      },
+    ]);
+  });
+});
+
+describe('manifest-entry-path', () => {
+  it.each([
+    ['/index.html', 'it starts with /; write it relative to the bundle root, like index.html'],
+    ['pages\\index.html', 'it contains a backslash; use forward slashes'],
+    ['pages/../index.html', 'it climbs out of the bundle (a .. segment)'],
+    ['https://example.com/index.html', 'it is a URL; name a file inside the bundle'],
+    ['index.HTML', 'it must name an .html file (lower-case extension)'],
+    ['index', 'it must name an .html file (lower-case extension)'],
+  ])('%s: %s', async (entry, reason) => {
+    expect(await findings(withManifest({ ...goodManifest, entry }), 'manifest-entry-path')).toEqual([{ file: 'manifest.json', message: `"entry" is "${entry}": ${reason}.`, data: { entry, reason } }]);
+  });
+
+  it('passes a page in a folder, which manifest-entry-location reports instead', async () => {
+    const bundle = writeFolder({ ...goodFiles({ ...goodManifest, entry: 'pages/index.html' }), 'pages/index.html': '<p>x</p>' });
+    expect(await findings(bundle, 'manifest-entry-path')).toEqual([]);
+    expect(await findings(withManifest({ ...goodManifest, entry: '/pages/index.html' }), 'manifest-entry-location')).toEqual([]);
+  });
+});
+
+describe('manifest-unknown-field', () => {
+  it('lists the fields when no known one is near', async () => {
+    expect(await findings(withManifest({ ...goodManifest, permissions: ['quotes'] }), 'manifest-unknown-field')).toEqual([
+      {
+        file: 'manifest.json',
+        message: '"permissions" is not a manifest field; the fields are name, shortName, type, version, description, entry.',
+        data: { field: 'permissions' },
+      },
+    ]);
+  });
+});
+
+describe('manifest-tool-type', () => {
+  it('reads spaces and hyphens as underscores for its suggestion, and suggests nothing far from a type', async () => {
+    const type = async (value: string) => (await findings(withManifest({ ...goodManifest, type: value }), 'manifest-tool-type')).map((hit) => hit.message);
+    expect(await type('quoting extension')).toEqual(['"type" is "quoting extension", but must be "standalone" or "quoting_extension"; did you mean "quoting_extension"?']);
+    expect(await type('widget')).toEqual(['"type" is "widget", but must be "standalone" or "quoting_extension".']);
+    expect(await type(' ')).toEqual([]);
+  });
+});
+
+describe('manifest-field-type and manifest-not-object', () => {
+  it('name the JSON type found', async () => {
+    const actual = async (value: unknown) => (await findings(withManifest({ ...goodManifest, name: value }), 'manifest-field-type')).map((hit) => hit.message);
+    expect(await actual(null)).toEqual(['"name" must be a string, but it is null. Write it in double quotes.']);
+    expect(await actual(['a'])).toEqual(['"name" must be a string, but it is an array. Write it in double quotes.']);
+    expect(await actual({ a: 1 })).toEqual(['"name" must be a string, but it is an object. Write it in double quotes.']);
+    expect(await actual(true)).toEqual(['"name" must be a string, but it is a boolean. Write it in double quotes.']);
+    const whole = async (text: string) => (await findings(writeFolder({ ...goodFiles(), 'manifest.json': text }), 'manifest-not-object')).map((hit) => hit.message);
+    expect(await whole('null')).toEqual(['manifest.json holds null; it must be an object like {"name": "…", "shortName": "…", …}.']);
+    expect(await whole('"Kitchen"')).toEqual(['manifest.json holds a string; it must be an object like {"name": "…", "shortName": "…", …}.']);
+    expect(await whole('{}')).toEqual([]);
+  });
+});
+
+describe('manifest-missing-field', () => {
+  it('says what the host would assume without "type"', async () => {
+    const { type: _type, ...withoutType } = goodManifest;
+    expect((await findings(withManifest(withoutType), 'manifest-missing-field')).map((hit) => hit.message)).toEqual([
+      'manifest.json has no "type". The host would assume "standalone", but the field is required: add "type": "standalone" or "type": "quoting_extension".',
+    ]);
+  });
+});
+
+describe('extension-case', () => {
+  it('leaves dot-files, names without an extension and refused types alone', async () => {
+    const bundle = writeZip([...goodEntries(), { name: 'img/.PNG', data: 'x' }, { name: 'NOTES', data: 'x' }, { name: 'photo.JPEG', data: 'x' }, { name: 'img/Logo.Svg', data: 'x' }]);
+    expect(await findings(bundle, 'extension-case')).toEqual([
+      {
+        file: 'img/Logo.Svg',
+        message: 'The extension .Svg is accepted here, but the marketplace may compare case-sensitively. Rename it to .svg (and update references to it).',
+        data: { extension: '.Svg', expected: '.svg' },
+      },
+    ]);
+  });
+});
