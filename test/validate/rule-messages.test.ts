@@ -320,3 +320,51 @@ describe('extension-case', () => {
     ]);
   });
 });
+
+describe('the archive rules', () => {
+  const messages = async (bundle: string, ruleId: string) => (await findings(bundle, ruleId)).map((hit) => `${hit.file ?? '-'}: ${hit.message}`);
+
+  it('archive-trailing-data: calls zeros padding', async () => {
+    expect(await messages(writeZip(goodEntries(), { trailing: Buffer.alloc(512) }), 'archive-trailing-data')).toEqual([
+      '-: 512 bytes of zeros follow the end of the archive: padding that tools writing to a pipe or tape add (bsdtar does). Write the zip straight to a file, for example with `pipeline-tool pack`.',
+    ]);
+  });
+
+  it('archive-size-mismatch: gives both sizes when the entry inflates to less than declared', async () => {
+    const entry = { name: 'a.js', data: 'x'.repeat(50), central: { uncompressedSize: 100 }, local: { uncompressedSize: 100 } };
+    expect(await messages(writeZip([...goodEntries(), entry]), 'archive-size-mismatch')).toEqual([
+      'a.js: The entry inflates to 50 bytes, not the 100 bytes its header declares. Build the bundle again.',
+    ]);
+  });
+
+  it('archive-entry-count: says readers disagree when the count claims more than the directory holds', async () => {
+    expect(await messages(writeZip(goodEntries(), { claimedCount: 6 }), 'archive-entry-count')).toEqual([
+      '-: The archive claims 6 entries but its directory holds 4; readers that trust the count disagree. Build the bundle again.',
+    ]);
+  });
+
+  it('archive-crc-mismatch: names the data descriptor that disagrees', async () => {
+    const entries = goodEntries().map((e, i) => (i === 1 ? { ...e, descriptor: { signature: true, crc: 7 } } : e));
+    expect(await messages(writeZip(entries), 'archive-crc-mismatch')).toEqual([
+      'index.html: The data descriptor after this entry gives the checksum 00000007, the central directory 3f35a99c: readers that check one or the other disagree on whether the file is intact. Build the bundle again.',
+    ]);
+  });
+
+  it('archive-compression: gives the number of a method it has no name for', async () => {
+    expect(await messages(writeZip([...goodEntries(), { name: 'a.js', data: 'x', method: 77, payload: Buffer.from('zz') }]), 'archive-compression')).toEqual([
+      'a.js: This entry is compressed with method 77; only stored and deflate are widely readable. Zip it with the default settings or with `pipeline-tool pack`.',
+    ]);
+  });
+
+  it('archive-unsupported: names the version an entry says it needs', async () => {
+    expect(await messages(writeZip([...goodEntries(), { name: 'a.js', data: 'x', versionNeeded: 63 }]), 'archive-unsupported')).toEqual([
+      'a.js: The archive says this entry needs zip version 6.3 to extract; stored and deflated files need 2.0. Info-ZIP unzip skips such entries and Python refuses them. Build the bundle again, for example with `pipeline-tool pack`.',
+    ]);
+  });
+
+  it('entry-not-regular: names an entry that is neither a file, a folder nor a link', async () => {
+    expect(await messages(writeZip([...goodEntries(), { name: 'fifo.js', data: '', unixMode: 0o010644 }]), 'entry-not-regular')).toEqual([
+      'fifo.js: This entry is not a regular file or folder (a device, pipe, or an entry whose type contradicts its name). Remove it.',
+    ]);
+  });
+});
