@@ -368,3 +368,18 @@ describe('the archive rules', () => {
     ]);
   });
 });
+
+describe('path rules', () => {
+  it('path-control-character: writes the code point as U+ and four upper-case hex digits', async () => {
+    const hits = await findings(writeZip([...goodEntries(), { name: 'a\u0007b.js', data: 'x' }, { name: 'c\u200bd.js', data: 'x' }]), 'path-control-character');
+    expect(hits.map((hit) => hit.data)).toEqual([{ codePoint: 'U+0007' }, { codePoint: 'U+200B' }]);
+    expect(hits[0]!.message).toBe('The name contains the invisible or control character U+0007, which can hide its real name or extension. Rename the file.');
+  });
+
+  it('path-unsafe: checks the rest of names that all start with ./, and not the ./ root entry itself', async () => {
+    const dotted = [{ name: './', data: '' }, ...goodEntries().map((e) => ({ ...e, name: `./${e.name as string}` })), { name: './../evil.js', data: 'x' }];
+    expect(await findings(writeZip(dotted), 'path-unsafe')).toEqual([
+      { file: './../evil.js', message: 'Unsafe path: it climbs out of the bundle (a .. segment). Use relative paths with forward slashes and plain names.', data: { reason: 'it climbs out of the bundle (a .. segment)' } },
+    ]);
+  });
+});
