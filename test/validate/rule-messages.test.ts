@@ -383,3 +383,25 @@ describe('path rules', () => {
     ]);
   });
 });
+
+describe('a referenced file that the folder has but leaves out: the cause and the fix', () => {
+  it.each([
+    ['img/b.jpeg', { 'img/b.jpeg': 'x' }, '"img/b.jpeg" refers to img/b.jpeg, which is in the folder but does not ship: `.jpeg` is not accepted by the marketplace. Rename it to .jpg.'],
+    ['LICENSE', { LICENSE: 'x' }, '"LICENSE" refers to LICENSE, which is in the folder but does not ship: a file without an extension is not accepted by the marketplace. Remove it from the bundle.'],
+    ['app.js.map', { 'app.js.map': '{}' }, '"app.js.map" refers to app.js.map, which is in the folder but does not ship: source maps are not accepted by the marketplace. Build without them.'],
+    ['drafts/a.png', { 'drafts/a.png': 'x', '.pipelineignore': 'drafts/\n' }, '"drafts/a.png" refers to drafts/a.png, inside drafts/, which does not ship: it matches "drafts/" in .pipelineignore. Change that pattern, or stop referring to the file.'],
+    ['.logo.png', { '.logo.png': 'x' }, '".logo.png" refers to .logo.png, which is in the folder but does not ship: it is a hidden file or folder, which never ships. Rename it.'],
+    ['.cache/a.png', { '.cache/a.png': 'x' }, '".cache/a.png" refers to .cache/a.png, inside .cache/, which does not ship: its folder is a hidden file or folder, which never ships. Rename it.'],
+    ['node_modules/x.js', { 'node_modules/x.js': 'x' }, '"node_modules/x.js" refers to node_modules/x.js, inside node_modules/, which does not ship: files inside node_modules never ship. Bundle the dependency, or copy the file into the tool folder.'],
+    ['package.json', { 'package.json': '{}' }, '"package.json" refers to package.json, which is in the folder but does not ship: it is a project file (package.json, lockfiles, tsconfig), which never ships. Give the data another name.'],
+    [
+      'fixtures.json',
+      { 'fixtures.json': '{"$schema": "./node_modules/pipeline-tool/schemas/fixtures.schema.json"}' },
+      '"fixtures.json" refers to fixtures.json, which is in the folder but does not ship: it is a fixtures file for `pipeline-tool dev` (its $schema names fixtures.schema.json), which never ships. Remove that $schema, or keep the data elsewhere.',
+    ],
+  ])('%s', async (reference, extra, message) => {
+    const page = `<!doctype html><html><head><link rel="stylesheet" href="styles.css"></head><body><a href="${reference}">x</a><script src="app.js"></script></body></html>`;
+    const hits = await findings(writeFolder({ ...goodFiles(), 'index.html': page, ...extra }), 'reference-missing');
+    expect(hits.map((hit) => hit.message)).toEqual([message]);
+  });
+});
