@@ -1,3 +1,5 @@
+import { symlinkSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateBundle } from '../../src/core/validate.js';
 import { goodEntries, goodFiles, goodManifest, writeFolder, writeZip } from '../helpers/bundles.js';
@@ -392,6 +394,7 @@ describe('a referenced file that the folder has but leaves out: the cause and th
     ['drafts/a.png', { 'drafts/a.png': 'x', '.pipelineignore': 'drafts/\n' }, '"drafts/a.png" refers to drafts/a.png, inside drafts/, which does not ship: it matches "drafts/" in .pipelineignore. Change that pattern, or stop referring to the file.'],
     ['.logo.png', { '.logo.png': 'x' }, '".logo.png" refers to .logo.png, which is in the folder but does not ship: it is a hidden file or folder, which never ships. Rename it.'],
     ['.cache/a.png', { '.cache/a.png': 'x' }, '".cache/a.png" refers to .cache/a.png, inside .cache/, which does not ship: its folder is a hidden file or folder, which never ships. Rename it.'],
+    ['Thumbs.db', { 'Thumbs.db': 'x' }, '"Thumbs.db" refers to Thumbs.db, which is in the folder but does not ship: it is Windows Explorer metadata, which never ships. Rename it.'],
     ['node_modules/x.js', { 'node_modules/x.js': 'x' }, '"node_modules/x.js" refers to node_modules/x.js, inside node_modules/, which does not ship: files inside node_modules never ship. Bundle the dependency, or copy the file into the tool folder.'],
     ['package.json', { 'package.json': '{}' }, '"package.json" refers to package.json, which is in the folder but does not ship: it is a project file (package.json, lockfiles, tsconfig), which never ships. Give the data another name.'],
     [
@@ -404,4 +407,12 @@ describe('a referenced file that the folder has but leaves out: the cause and th
     const hits = await findings(writeFolder({ ...goodFiles(), 'index.html': page, ...extra }), 'reference-missing');
     expect(hits.map((hit) => hit.message)).toEqual([message]);
   });
+});
+
+it('a referenced symbolic link in a folder: says pack never follows it', async () => {
+  const folder = writeFolder({ ...goodFiles(), 'index.html': '<!doctype html><html><body><img src="logo.png" alt=""><script src="app.js"></script></body></html>', 'real.png': 'x' });
+  symlinkSync(path.join(folder, 'real.png'), path.join(folder, 'logo.png'));
+  expect((await findings(folder, 'reference-missing')).map((hit) => hit.message)).toEqual([
+    '"logo.png" refers to logo.png, which is in the folder but does not ship: it is a symbolic link, which pack never follows. Put the file itself there.',
+  ]);
 });
