@@ -416,3 +416,62 @@ it('a referenced symbolic link in a folder: says pack never follows it', async (
     '"logo.png" refers to logo.png, which is in the folder but does not ship: it is a symbolic link, which pack never follows. Put the file itself there.',
   ]);
 });
+
+describe('bridge-literal-range: each limit at its edge, with its wording', () => {
+  const modulePage = '<!doctype html><html><head><link rel="stylesheet" href="styles.css"></head><body><script type="module" src="app.js"></script></body></html>';
+  const ranges = async (code: string) => (await findings(writeFolder({ ...goodFiles(), 'index.html': modulePage, 'app.js': code }), 'bridge-literal-range')).map((hit) => hit.message);
+  const create = (line: string) => ranges(`await pipeline.quotes.create({ customerName: 'A', lines: [{ ${line} }] });\n`);
+  const addLines = (line: string) => ranges(`await pipeline.quotes.addLines([{ ${line} }]);\n`);
+
+  it('quotes.create', async () => {
+    expect(await create('qty: 10000, unitPrice: 1000000, taxRate: 1')).toEqual([]);
+    expect(await create('qty: 0.5, unitPrice: 0, taxRate: 0')).toEqual([]);
+    expect(await create('qty: 0, unitPrice: 1, taxRate: 0.1')).toEqual([
+      'qty 0 in quotes.create is outside what the platform accepts (greater than 0 and at most 10000), so the request is rejected. Use a value in range.',
+    ]);
+    expect(await create('qty: 10001, unitPrice: -1, taxRate: -0.1')).toEqual([
+      'qty 10001 in quotes.create is outside what the platform accepts (greater than 0 and at most 10000), so the request is rejected. Use a value in range.',
+      'unitPrice -1 in quotes.create is outside what the platform accepts (from 0 to 1000000), so the request is rejected. Use a value in range.',
+      'taxRate -0.1 in quotes.create is outside what the platform accepts (a fraction from 0 to 1), so the request is rejected. Use a value in range.',
+    ]);
+    expect(await create('qty: 1, unitPrice: 1000001, taxRate: 1.5')).toEqual([
+      'unitPrice 1000001 in quotes.create is outside what the platform accepts (from 0 to 1000000), so the request is rejected. Use a value in range.',
+      'taxRate 1.5 in quotes.create looks like a percentage, but quotes.create takes a fraction: write 0.015 for 1.5%.',
+    ]);
+  });
+
+  it('quotes.addLines', async () => {
+    expect(await addLines('qty: 0.5, unitPrice: 0, taxRate: 0, discountPercent: 0')).toEqual([]);
+    expect(await addLines('qty: 1, unitPrice: 1, taxRate: 15, discountPercent: 100')).toEqual([]);
+    expect(await addLines('qty: 0, unitPrice: -1, taxRate: -1, discountPercent: 100.5')).toEqual([
+      'qty 0 in quotes.addLines is outside what the platform accepts (greater than 0), so the request is rejected. Use a value in range.',
+      'unitPrice -1 in quotes.addLines is outside what the platform accepts (0 or more), so the request is rejected. Use a value in range.',
+      'taxRate -1 in quotes.addLines is outside what the platform accepts (0 or more), so the request is rejected. Use a value in range.',
+      'discountPercent 100.5 in quotes.addLines is outside what the platform accepts (from 0 to 100), so the request is rejected. Use a value in range.',
+    ]);
+    expect(await addLines('qty: 1, unitPrice: 1, discountPercent: -1')).toEqual([
+      'discountPercent -1 in quotes.addLines is outside what the platform accepts (from 0 to 100), so the request is rejected. Use a value in range.',
+    ]);
+  });
+
+  it('an add-line record outside the call: discountPercent, once the object has qty and unitPrice', async () => {
+    expect(await ranges('const line = { qty: 1, unitPrice: 5, discountPercent: 150 };\n')).toEqual([
+      'discountPercent 150 in quotes.addLines is outside what the platform accepts (from 0 to 100), so the request is rejected. Use a value in range.',
+    ]);
+    expect(await ranges('const line = { qty: 1, discountPercent: 150 };\n')).toEqual([]);
+    expect(await ranges('const line = { qty: 1, unitPrice: 5, discountPercent: 100 };\n')).toEqual([]);
+  });
+
+  it('the number of lines in quotes.create: none, or more than 200', async () => {
+    const lines = (count: number) => `await pipeline.quotes.create({ customerName: 'A', lines: [${Array.from({ length: count }, () => '{ qty: 1 }').join(', ')}] });\n`;
+    expect(await ranges(lines(0))).toEqual(['quotes.create is given 0 lines; it accepts from 1 to 200 lines, and rejects the whole request otherwise. Add at least one line.']);
+    expect(await ranges(lines(1))).toEqual([]);
+    expect(await ranges(lines(200))).toEqual([]);
+    expect(await ranges(lines(201))).toEqual([
+      'quotes.create is given 201 lines; it accepts from 1 to 200 lines, and rejects the whole request otherwise. Split the lines over several quotes, or add the rest with quotes.addLines from a quoting extension.',
+    ]);
+    expect(await ranges(lines(200).replace('] })', ', { qty: 1 },] })'))).toHaveLength(1);
+    expect(await ranges("await pipeline.quotes.create({ customerName: 'A', lines: [...rest] });\n")).toEqual([]);
+    expect(await ranges("await pipeline.quotes.create({ customerName: 'A', lines: [] || more });\n")).toHaveLength(1);
+  });
+});
