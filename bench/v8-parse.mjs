@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { leastCpuMs, median } from './measure.mjs';
 
 // As the CLI runs: no compilation cache (bin/pipeline-tool.js).
 v8.setFlagsFromString('--no-compilation-cache');
@@ -38,17 +39,7 @@ for (const file of scripts(folder)) {
 }
 const bytes = sources.reduce((sum, s) => sum + s.length, 0);
 
-const best = (runs, work) => {
-  let least = Infinity;
-  for (let i = 0; i < runs; i++) {
-    const start = process.cpuUsage();
-    work();
-    const used = process.cpuUsage(start);
-    least = Math.min(least, (used.user + used.system) / 1000);
-  }
-  return least;
-};
-const parse = best(3, () => {
+const parse = leastCpuMs(3, () => {
   for (const source of sources) new vm.Script(source, { filename: 'script.js' });
 });
 console.log(`${sources.length} scripts, ${(bytes / 1e6).toFixed(1)} MB parsed (${(skipped / 1e6).toFixed(1)} MB of minified builds left out)`);
@@ -65,6 +56,6 @@ if (zip && existsSync(zip)) {
     }
     times.push((user + system) * 1000);
   }
-  const unzip = times.sort((a, b) => a - b)[2];
+  const unzip = median(times);
   console.log(`unzip -t ${path.basename(zip)}: ${unzip.toFixed(0)} ms of CPU (median of 5); the parse alone is ${(parse / unzip).toFixed(2)}x of it`);
 }

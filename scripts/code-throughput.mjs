@@ -5,6 +5,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { leastCpuMs } from '../bench/measure.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { jsFileState, beginScript } = await import(`${root}/dist/core/code/js-scanner.js`);
@@ -37,19 +38,9 @@ const manifest = { name: 'Corpus', shortName: 'Corpus', type: 'quoting_extension
 writeFileSync(path.join(folder, 'manifest.json'), JSON.stringify(manifest));
 writeFileSync(path.join(folder, 'index.html'), '<!doctype html><title>x</title>');
 
-const cpu = (run) => {
-  const times = [];
-  for (let i = 0; i < 5; i++) {
-    const start = process.cpuUsage();
-    run();
-    const used = process.cpuUsage(start);
-    times.push((used.user + used.system) / 1000);
-  }
-  return Math.min(...times);
-};
 const buffers = files.map((f) => readFileSync(f));
 const context = { manifest: parseManifest(Buffer.from(JSON.stringify(manifest))), files: [] };
-const tokenizer = cpu(() => {
+const tokenizer = leastCpuMs(5, () => {
   for (const bytes of buffers) {
     const state = jsFileState({ path: 'x.js', kind: 'file', declaredSize: 0, readable: true }, context, new FileReport('x.js'));
     const walker = beginScript(state);
