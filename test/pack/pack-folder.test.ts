@@ -52,6 +52,15 @@ describe('packFolder: the result', () => {
     expect(ruleIds(result)).toEqual(['manifest-description']);
   });
 
+  it('writes its default name when the short name is a long run of four-byte letters', async () => {
+    const letters = '\u{1D49C}'.repeat(64);
+    const { tool, cwd } = setup(goodFiles({ ...goodManifest, name: letters, shortName: letters, version: `1.2.0-${'a'.repeat(100)}` }));
+    const result = await packFolder(tool, { cwd });
+    expect(result.written).toBe(true);
+    expect(path.basename(result.outputPath)).toBe(`${'\u{1D49C}'.repeat(30)}-1.2.0-${'a'.repeat(58)}.zip`);
+    expect(readdirSync(cwd)).toEqual([path.basename(result.outputPath)]);
+  });
+
   it('stores names in Unicode NFC, sorted by their bytes', async () => {
     const decomposed = 'cafe\u0301.js';
     const { tool, cwd } = setup({ ...goodFiles(), [decomposed]: 'x', 'Zed.js': 'z' });
@@ -104,7 +113,15 @@ describe('packFolder: where the zip goes', () => {
     expect(safeFileName('evil\u202Egpj.exe\u200B')).toBe('evil-gpj.exe');
     expect(safeFileName('tab\there\u0000')).toBe('tab-here');
     expect(safeFileName('trailing dots...')).toBe('trailing-dots');
-    expect([...safeFileName('é'.repeat(200))]).toHaveLength(64);
+    expect([...safeFileName('é'.repeat(200))]).toHaveLength(60);
+    expect(safeFileName('a'.repeat(65))).toBe('a'.repeat(64));
+    // Letters of four bytes each: the byte cap ends the part first, on a whole character.
+    expect(safeFileName('\u{1D49C}'.repeat(64))).toBe('\u{1D49C}'.repeat(30));
+    expect(safeFileName(`${'é'.repeat(58)}\u{1D49C}\u{1D49C}`)).toBe(`${'é'.repeat(58)}\u{1D49C}`);
+    expect(safeFileName(`${'é'.repeat(59)}\u{1D49C}`)).toBe('é'.repeat(59));
+    const longest = defaultZipName('\u{1D49C}'.repeat(64), `1.0.0-${'\u{1D49C}'.repeat(64)}`, 'x');
+    expect(Buffer.byteLength(longest)).toBeLessThanOrEqual(255);
+    expect(longest).toBe(`${'\u{1D49C}'.repeat(30)}-1.0.0-${'\u{1D49C}'.repeat(28)}.zip`);
     // Windows cannot create a file named after a device, whatever its extension.
     expect(defaultZipName(undefined, undefined, 'con')).toBe('con_.zip');
     expect(defaultZipName(undefined, undefined, 'LPT1')).toBe('LPT1_.zip');

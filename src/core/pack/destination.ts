@@ -3,8 +3,14 @@ import { link, lstat, mkdir, open, rename, stat, unlink } from 'node:fs/promises
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 
-/** The longest short name or version kept in a zip's name, in code points: far below 255 bytes. */
+/**
+ * The most of a short name or a version a zip's name keeps: 64 code points, and never more than
+ * 120 bytes of UTF-8, so that `<short>-<version>_.zip` stays under the 255 bytes a file name may
+ * take on every common file system, whatever script the name is written in (64 letters such as
+ * `𝒜` are 256 bytes).
+ */
 const MAX_NAME_PART = 64;
+const MAX_NAME_PART_BYTES = 120;
 
 /**
  * A piece of a file name that is safe on Windows, macOS and Linux. Letters and digits of every
@@ -15,16 +21,18 @@ const MAX_NAME_PART = 64;
  * (Windows drops it).
  */
 export function safeFileName(text: string): string {
-  return [
-    ...text
-      .normalize('NFC')
-      .replace(/[^\p{L}\p{M}\p{N}._-]+/gu, '-')
-      .replace(/^[.-]+/, '')
-      .replace(/[.-]+$/, ''),
-  ]
-    .slice(0, MAX_NAME_PART)
-    .join('')
-    .replace(/[.-]+$/, '');
+  const kept: string[] = [];
+  let bytes = 0;
+  for (const character of text
+    .normalize('NFC')
+    .replace(/[^\p{L}\p{M}\p{N}._-]+/gu, '-')
+    .replace(/^[.-]+/, '')
+    .replace(/[.-]+$/, '')) {
+    bytes += Buffer.byteLength(character);
+    if (kept.length === MAX_NAME_PART || bytes > MAX_NAME_PART_BYTES) break;
+    kept.push(character);
+  }
+  return kept.join('').replace(/[.-]+$/, '');
 }
 
 /** Names Windows keeps for devices, whatever their extension: `CON.zip` cannot be created. */
