@@ -196,6 +196,17 @@ describe('manifest-version', () => {
     expect(await version('=1.4.1-beta')).toEqual(['"version" is "=1.4.1-beta", which is not a SemVer version like 1.2.0; write "1.4.1-beta".']);
   });
 
+  it('suggests the version without the leading zeros SemVer forbids', async () => {
+    const suggested = async (value: string) => /write "([^"]*)"/.exec((await version(value))[0] ?? '')?.[1];
+    expect(await version('01.2.3')).toEqual(['"version" is "01.2.3", which is not a SemVer version like 1.2.0; write "1.2.3".']);
+    expect(await suggested('1.02.003')).toBe('1.2.3');
+    expect(await suggested('v00.1.0')).toBe('0.1.0');
+    expect(await suggested('1.2.3-beta.01')).toBe('1.2.3-beta.1');
+    // A zero inside a word of a pre-release is not a leading zero, and that word is valid as it is.
+    expect(await suggested('1.2-rc01')).toBe('1.2.0-rc01');
+    expect(await suggested('2024.01.05')).toBe('2024.1.5');
+  });
+
   it('suggests nothing when no version can be read from the value', async () => {
     expect(await version('latest')).toEqual(['"version" is "latest", which is not a SemVer version like 1.2.0.']);
   });

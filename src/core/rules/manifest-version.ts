@@ -40,7 +40,10 @@ export default defineRule<{ value: string; suggestion?: string }>({
   check: ({ manifest }) => {
     const value = manifestString(manifest, 'version');
     if (value === undefined || value.trim() === '' || isStrictSemver(value)) return [];
-    const coerced = loadSemver().coerce(value.replace(/^\s*[vV=]\s*/, ''), { includePrerelease: true })?.version;
+    // semver reads nothing from a number written with a leading zero (`01.2.3`), which SemVer
+    // forbids outside build metadata; the number it stands for is what the author meant.
+    const readable = value.replace(/^\s*[vV=]\s*/, '').replace(/(?<![\dA-Za-z])0+(?=\d)/g, '');
+    const coerced = loadSemver().coerce(readable, { includePrerelease: true })?.version;
     return [atManifestKey(manifest, 'version', { value, ...(coerced && isStrictSemver(coerced) ? { suggestion: coerced } : {}) })];
   },
 });
