@@ -179,6 +179,19 @@ describe('path-duplicate', () => {
     expect((await duplicates('data/', 'data')).map((hit) => hit.data)).toEqual([{ other: 'data/', how: 'file-and-folder' }]);
     expect(await duplicates('data.js', 'data/x.js', 'data/')).toEqual([]);
   });
+
+  it('names every file a deeper path uses as a folder, whichever entry comes first', async () => {
+    const expected = [
+      { file: 'a', data: { other: 'a/b/c.js', how: 'file-and-folder' } },
+      { file: 'a/b', data: { other: 'a/b/c.js', how: 'file-and-folder' } },
+    ];
+    const shown = async (...names: string[]) => (await duplicates(...names)).map(({ file, data }) => ({ file, data }));
+    expect(await shown('a/b/c.js', 'a/b', 'a')).toEqual(expected);
+    expect(await shown('a', 'a/b', 'a/b/c.js')).toEqual([
+      { file: 'a', data: { other: 'a/b', how: 'file-and-folder' } },
+      { file: 'a/b', data: { other: 'a/b/c.js', how: 'file-and-folder' } },
+    ]);
+  });
 });
 
 describe('manifest-version', () => {

@@ -47,14 +47,14 @@ export default defineRule<{ other: string; how: How }>({
     const reported = new Set<string>();
     for (const entry of source.entries) {
       const segments = entry.path.replace(/\/$/, '').normalize('NFC').toLowerCase().split('/');
-      // A folder entry is a folder itself; a file only makes folders of its parents.
+      // A folder entry is a folder itself; a file only makes folders of its parents. Every file
+      // along the way is named (`a` and `a/b` for `a/b/c.js`), each once.
       const depth = entry.kind === 'directory' ? segments.length : segments.length - 1;
       for (let i = 1; i <= depth; i++) {
         const file = files.get(segments.slice(0, i).join('/'));
         if (file && file !== entry && !reported.has(file.path)) {
           reported.add(file.path);
           hits.push({ file: file.path, data: { other: entry.path, how: 'file-and-folder' } });
-          break;
         }
       }
     }
