@@ -90,11 +90,13 @@ async function inspect(
   for (const entry of ordered) {
     // An entry that declares more than the whole budget fails whatever it holds: on its size if
     // the header is honest, on the lie if not. It is not inflated; its declared size is counted.
+    // Past the budget nothing more is inflated; each file's declared size still stands in its
+    // place, so that the largest files can be named (unpacked-size marks them as declared).
     if (exhausted || (source.kind === 'zip' && entry.declaredSize > budget)) {
       unread.push(entry.path);
+      sizes.set(entry.path, entry.declaredSize);
       if (!exhausted) {
         if (entry === located) manifest = parseManifest(Buffer.alloc(0), entry.declaredSize);
-        sizes.set(entry.path, entry.declaredSize);
         spent += entry.declaredSize;
         exhausted = true;
       }
@@ -109,12 +111,14 @@ async function inspect(
     const overBudget = entry.declaredSize > budget - spent;
     const sessions = isManifest || !entry.readable || overBudget ? [] : beginScans(entry, { manifest, files, ruleOff });
     let bytes = entry.declaredSize;
+    let stopped = false;
     if (source.kind === 'zip' || keep || sessions.length > 0) {
       const limit = Math.max(0, budget - spent);
       const result = entry.readable ? await source.read(entry, limit, keep?.sink ?? fanOut(sessions)) : { bytes: 0, stoppedAtLimit: false };
       // A zip's sizes are what inflating really gives; a folder's come exact from the file system,
       // and the budget there only bounds how much is read for the scanners.
       if (source.kind === 'zip') bytes = result.bytes + (result.stoppedAtLimit ? 1 : 0);
+      stopped = result.stoppedAtLimit;
       for (const session of sessions) {
         const output = session.end(!result.stoppedAtLimit);
         scanned.push(...output.findings);
@@ -123,7 +127,9 @@ async function inspect(
       }
     }
     if (isManifest && keep) manifest = unreadable(source, entry) ? { status: 'unreadable' } : parseManifest(keep.bytes(), bytes);
-    sizes.set(entry.path, bytes);
+    // A file cut short by the budget is at least as large as its header says, when that is more
+    // than was inflated; the total counts only what was inflated.
+    sizes.set(entry.path, stopped ? Math.max(bytes, entry.declaredSize) : bytes);
     spent += bytes;
     // A folder's sizes are all known from the file system; only a zip's can be left unknown.
     if (spent > budget && source.kind === 'zip') exhausted = true;

@@ -127,8 +127,20 @@ describe('zip bombs', () => {
     const two = await validateBundle(writeZip([...goodEntries(), lying('a.png'), lying('b.png')]));
     expect(two.problems[0]!.message).toBe(
       "The files unpack to more than 50,000,000 bytes, the marketplace's limit (50 MB read as decimal); inflating stopped there, and 2 files were not checked. " +
-        'Largest files: a.png 60,000,000 bytes (declared by its header, not inflated), manifest.json 188 bytes, index.html 125 bytes, styles.css 34 bytes, app.js 31 bytes.',
+        'Largest files: a.png 60,000,000 bytes (declared by its header, not inflated), b.png 60,000,000 bytes (declared by its header, not inflated), manifest.json 188 bytes, index.html 125 bytes, styles.css 34 bytes.',
     );
+    // Only the first is counted: the total stays what was read plus that one declared size.
+    expect(two.problems[0]!.data).toMatchObject({ size: 60_000_000 + 188 + 125 + 34 + 31, unread: 2 });
+  });
+
+  it('names a file left unread after inflating used up the budget, by its declared size', async () => {
+    const report = await validateBundle(
+      writeZip([...goodEntries(), { name: 'big.png', data: Buffer.alloc(50_000_000) }, { name: 'later.png', data: Buffer.alloc(3_000) }]),
+    );
+    expect(report.problems.map((problem) => problem.message)).toEqual([
+      "The files unpack to more than 50,000,000 bytes, the marketplace's limit (50 MB read as decimal); inflating stopped there, and 1 file was not checked. " +
+        'Largest files: big.png 50,000,000 bytes, later.png 3,000 bytes (declared by its header, not inflated), manifest.json 188 bytes, index.html 125 bytes, styles.css 34 bytes.',
+    ]);
   });
 
   it('a manifest that declares more than the budget is too large, not missing', async () => {
