@@ -18,10 +18,6 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   const { version } = JSON.parse(require('node:fs').readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
   process.stdout.write(`${version}\n`);
 } else {
-  // V8 keeps every script it compiles in a cache keyed by its source, for the life of the process.
-  // validate has V8 parse each script it checks for js-syntax, once, so the cache would only hold
-  // them: about 50 MB for a bundle of 40 MB of JavaScript. The CLI compiles nothing twice.
-  require('node:v8').setFlagsFromString('--no-compilation-cache');
   const { loadBundle, writeCodeCaches } = require('../dist/cli-loader.cjs');
   const { run } = loadBundle(path.join(__dirname, '..', 'dist', 'cli', 'main.cjs'));
   run(process.argv).then((code) => {

@@ -15,11 +15,9 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const work = mkdtempSync(path.join(tmpdir(), 'pipeline-tool-code-cache-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** Loads the named bundles of a dist/ folder in a new Node, with the CLI's V8 flags; returns V8's verdicts. */
+/** Loads the named bundles of a dist/ folder in a new Node, as the CLI does; returns V8's verdicts. */
 function cacheVerdicts(dist: string, bundles: string[]): Array<{ file: string; rejected: boolean | undefined }> {
   const script = `
-    import v8 from 'node:v8';
-    v8.setFlagsFromString('--no-compilation-cache');
     const { default: { loadBundle, cacheUse } } = await import(${JSON.stringify(path.join(dist, "cli-loader.cjs"))});
     for (const name of ${JSON.stringify(bundles)}) loadBundle(${JSON.stringify(path.join(dist, 'cli'))} + '/' + name);
     console.log(JSON.stringify(cacheUse().map(({ file, rejected }) => ({ file: file.split('/').pop(), rejected }))));

@@ -97,7 +97,27 @@ const waiting: Job[] = [];
 let waitingBytes = 0;
 let useWorker = false;
 
+/** Bytes of script given to V8 in this process past which the heavy-parsing hook runs. */
+export const HEAVY_PARSING = 4 * 1024 * 1024;
+let parsingTotal = 0;
+let heavyParsing: (() => void) | undefined;
+
+/**
+ * Runs `hook` once, before V8 is given more than HEAVY_PARSING bytes of script in this process.
+ * The CLI turns V8's compilation cache off there (src/cli/parse-memory.ts); a library caller's
+ * process is left as it is.
+ */
+export function onHeavyParsing(hook: () => void): void {
+  heavyParsing = hook;
+}
+
 function push(job: Job): void {
+  parsingTotal += job.bytes.length;
+  if (heavyParsing && parsingTotal > HEAVY_PARSING) {
+    const hook = heavyParsing;
+    heavyParsing = undefined;
+    hook();
+  }
   waiting.push(job);
   waitingBytes += job.bytes.length;
   if (job.mode === 'module' || waitingBytes > WORKER_THRESHOLD) useWorker = true;

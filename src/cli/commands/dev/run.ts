@@ -7,6 +7,7 @@ import { EXIT } from '../../exit-codes.js';
 import { useColour, type CliIo } from '../../io.js';
 import { resolveTarget, shownPath } from '../../project.js';
 import type { DevFlags } from './command.js';
+import '../../parse-memory.js';
 
 /**
  * Runs the dev server until Ctrl-C (SIGINT) or SIGTERM, then closes it and returns 0. The address

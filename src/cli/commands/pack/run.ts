@@ -7,6 +7,7 @@ import { useColour, type CliIo } from '../../io.js';
 import { resolveTarget } from '../../project.js';
 import type { PackFlags } from './command.js';
 import type { PackOutputOptions } from './limits.js';
+import '../../parse-memory.js';
 
 const EXIT_ON_SIGNAL: Partial<Record<NodeJS.Signals, number>> = { SIGINT: EXIT.interrupted, SIGTERM: EXIT.terminated };
 

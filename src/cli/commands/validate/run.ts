@@ -7,6 +7,7 @@ import { useColour, type CliIo } from '../../io.js';
 import { resolveTarget } from '../../project.js';
 import type { ValidateFlags } from './command.js';
 import { printConfig } from './print-config.js';
+import '../../parse-memory.js';
 
 export async function runValidate(bundle: string | undefined, flags: ValidateFlags, io: CliIo): Promise<number> {
   const target = await resolveTarget(bundle, flags, io, 'validate');
