@@ -1,4 +1,4 @@
-import ignore from 'ignore';
+import { ignorePackage } from './ignore-package.js';
 
 /**
  * The pattern language of `overrides[].files`: gitignore syntax, as `.pipelineignore` uses, matched
@@ -34,6 +34,7 @@ export function globProblem(pattern: unknown): string | undefined {
  * has such names) matches nothing, so it keeps the top-level settings.
  */
 export function filesMatcher(patterns: readonly string[]): (file: string) => boolean {
+  const ignore = ignorePackage();
   const matcher = ignore({ ignorecase: false }).add([...patterns]);
   return (file) => ignore.isPathValid(file) && matcher.ignores(file);
 }

@@ -1,8 +1,9 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import ignore from 'ignore';
+import type ignore from 'ignore';
 import { CONFIG_FILE } from '../config/file-name.js';
+import { ignorePackage } from '../config/ignore-package.js';
 import { UsageError } from '../errors.js';
 import { openFolderSource } from '../bundle/folder-source.js';
 import type { ExcludedEntry, ExclusionReason } from '../bundle/left-out.js';
@@ -60,7 +61,7 @@ export interface SelectOptions {
  * gitignore cannot re-include a file whose folder is excluded, so nothing inside could come back.
  */
 export async function selectFiles(root: string, options: SelectOptions = {}): Promise<Selection> {
-  const matcher = ignore({ ignorecase: false }).add((await readIgnoreFile(root)) ?? '');
+  const matcher = ignorePackage()({ ignorecase: false }).add((await readIgnoreFile(root)) ?? '');
   const excludedFolders = new Map<string, ExcludedEntry>();
   const source = await openFolderSource(root, {
     descend: (directoryPath) => {
