@@ -7,9 +7,11 @@ import { runCli } from '../helpers/cli.js';
 import { goodFiles, writeFolder } from '../helpers/bundles.js';
 
 /*
- * The CLI turns V8's compilation cache off once a run has parsed more than HEAVY_PARSING bytes of
- * script, and only then loads node:v8 (src/cli/parse-memory.ts). A preload module watches the
- * binary from inside: it records each load of node:v8 and each flag set through it.
+ * What a run of the binary sets up, watched from inside by a preload module. The CLI turns V8's
+ * compilation cache off once a run has parsed more than HEAVY_PARSING bytes of script, and only then
+ * loads node:v8 (src/cli/parse-memory.ts); the spy records each load of node:v8 and each flag set
+ * through it. Node builds process.stdin on first use, at a cost, and only commands that read it
+ * should (src/cli/io.ts); the spy records whether it was.
  */
 
 const work = mkdtempSync(path.join(tmpdir(), 'pipeline-tool-parse-memory-'));
@@ -29,15 +31,25 @@ Module._load = function (request, ...rest) {
   calls.push('load');
   return { ...loaded, setFlagsFromString: (flags) => { calls.push(flags); return loaded.setFlagsFromString(flags); } };
 };
-if (isMainThread) process.on('exit', () => fs.writeFileSync(process.env.SPY_OUT, JSON.stringify({ calls, v8: process.moduleLoadList.includes('NativeModule v8') })));
+let stdin = false;
+const stdinGetter = Object.getOwnPropertyDescriptor(process, 'stdin').get;
+Object.defineProperty(process, 'stdin', { configurable: true, enumerable: true, get() { stdin = true; return stdinGetter.call(process); } });
+if (isMainThread) process.on('exit', () => fs.writeFileSync(process.env.SPY_OUT, JSON.stringify({ calls, v8: process.moduleLoadList.includes('NativeModule v8'), stdin })));
 `,
 );
 
-function watched(args: string[]): { code: number | null; calls: string[]; v8: boolean } {
+interface Watched {
+  code: number | null;
+  calls: string[];
+  v8: boolean;
+  stdin: boolean;
+}
+
+function watched(args: string[]): Watched {
   const out = path.join(work, `spy-${Math.random().toString(36).slice(2)}.json`);
   const result = runCli(args, { env: { NODE_OPTIONS: `--require ${spy}`, SPY_OUT: out } });
   expect(result.stderr).toBe('');
-  return { code: result.code, ...(JSON.parse(readFileSync(out, 'utf8')) as { calls: string[]; v8: boolean }) };
+  return { code: result.code, ...(JSON.parse(readFileSync(out, 'utf8')) as Omit<Watched, 'code'>) };
 }
 
 /** Plain, unminified script lines: what js-syntax parses. */
@@ -46,18 +58,32 @@ const script = (bytes: number) => 'var total = 0;\nfunction add(x) { total += x;
 describe('V8 compilation cache in the CLI', () => {
   it('stays on, and node:v8 is never loaded, for a tool with little script', () => {
     const tool = writeFolder(goodFiles());
-    expect(watched(['validate', tool])).toEqual({ code: 0, calls: [], v8: false });
+    expect(watched(['validate', tool])).toEqual({ code: 0, calls: [], v8: false, stdin: false });
   });
 
   it('is turned off once, after more than HEAVY_PARSING bytes of script, by validate and by pack', () => {
     const files = { ...goodFiles(), 'lib/a.js': script(HEAVY_PARSING / 2), 'lib/b.js': script(HEAVY_PARSING / 2), 'lib/c.js': script(HEAVY_PARSING / 4) };
     const tool = writeFolder(files);
-    expect(watched(['validate', tool])).toEqual({ code: 0, calls: ['load', '--no-compilation-cache'], v8: true });
-    expect(watched(['pack', tool, '--out', path.join(work, 'tool.zip')])).toEqual({ code: 0, calls: ['load', '--no-compilation-cache'], v8: true });
+    expect(watched(['validate', tool])).toMatchObject({ code: 0, calls: ['load', '--no-compilation-cache'], v8: true });
+    expect(watched(['pack', tool, '--out', path.join(work, 'tool.zip')])).toMatchObject({ code: 0, calls: ['load', '--no-compilation-cache'], v8: true });
   });
 
   it('stays on just below HEAVY_PARSING bytes', () => {
     const tool = writeFolder({ ...goodFiles(), 'lib/a.js': script(HEAVY_PARSING / 2 - 1024), 'lib/b.js': script(HEAVY_PARSING / 2 - 1024) });
     expect(watched(['validate', tool])).toMatchObject({ code: 0, calls: [] });
+  });
+});
+
+describe('process.stdin in the CLI', () => {
+  it('is left alone by the commands that never read it', () => {
+    const tool = writeFolder(goodFiles());
+    const zip = path.join(work, 'stdin.zip');
+    expect(watched(['pack', tool, '--out', zip])).toMatchObject({ code: 0, stdin: false });
+    expect(watched(['validate', zip])).toMatchObject({ code: 0, stdin: false });
+    expect(watched(['rules'])).toMatchObject({ code: 0, stdin: false });
+  });
+
+  it('is used by init, which asks its questions there', () => {
+    expect(watched(['init', path.join(work, 'new-tool'), '--type', 'standalone', '--name', 'New Tool', '--yes']).stdin).toBe(true);
   });
 });
