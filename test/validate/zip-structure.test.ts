@@ -33,6 +33,20 @@ const directoryOf = (bytes: Buffer) => ({ offset: bytes.readUInt32LE(bytes.lengt
 /** The length of an entry's local header, name and data as buildZip writes it (no descriptor, no extra). */
 const localLength = (bytes: Buffer, at: number) => 30 + bytes.readUInt16LE(at + 26) + bytes.readUInt16LE(at + 28) + bytes.readUInt32LE(at + 18);
 
+/** The same archive with its central records rewritten in `order` (indexes into the original order). */
+function inDirectoryOrder(bytes: Buffer, order: number[]): Buffer {
+  const { offset, size } = directoryOf(bytes);
+  const records: Buffer[] = [];
+  for (let at = offset; at < offset + size; ) {
+    const length = 46 + bytes.readUInt16LE(at + 28) + bytes.readUInt16LE(at + 30) + bytes.readUInt16LE(at + 32);
+    records.push(bytes.subarray(at, at + length));
+    at += length;
+  }
+  const copy = Buffer.from(bytes);
+  Buffer.concat(order.map((i) => records[i]!)).copy(copy, offset);
+  return copy;
+}
+
 describe('finding the end of the archive', () => {
   it('a file shorter than an end record is truncated when it starts like a zip, and no zip otherwise', async () => {
     const start = Buffer.from('504b0304', 'hex');
@@ -249,6 +263,14 @@ describe('the central directory', () => {
     ]);
   });
 
+  it('a last record of exactly 46 bytes, an empty name and nothing after it, is read like any other', async () => {
+    const bytes = buildZip(plus({ name: '', data: 'x', method: 0 }));
+    expect(await opened(bytes, (source) => [source.entries.map((e) => e.path), source.findings])).toEqual([
+      ['manifest.json', 'index.html', 'app.js', 'styles.css', ''],
+      [],
+    ]);
+  });
+
   it('stops after 65,535 records', async () => {
     const many = Array.from({ length: 65_536 }, (_, i): EntrySpec => ({ name: i.toString(36), method: 0 }));
     const result = await opened(buildZip(many, { claimedCount: 0xffff }), (source) => [source.entries.length, source.findings]);
@@ -308,6 +330,31 @@ describe('gaps and overlaps between entries', () => {
       // After the first of the two: the second ends where it does.
       { ruleId: 'archive-hidden-data', data: { offset: length, bytes: length, after: 'a.js' } },
     ]);
+  });
+
+  it('a directory listed in another order than its entries are stored: nothing wrong, entries in directory order', async () => {
+    const bytes = inDirectoryOrder(buildZip(good()), [3, 1, 0, 2]);
+    expect(await opened(bytes, (source) => [source.entries.map((e) => e.path), source.findings])).toEqual([
+      ['styles.css', 'index.html', 'manifest.json', 'app.js'],
+      [],
+    ]);
+  });
+
+  it('two records at one offset: the shorter is taken first, whatever order the directory lists them in', async () => {
+    // b.js points at a.js's header too, with its own (longer) size: its span ends 4 bytes later.
+    const entries: EntrySpec[] = [
+      { name: 'a.js', data: 'x', method: 0 },
+      { name: 'b.js', data: 'yyyyy', method: 0, central: { localOffset: 0 } },
+    ];
+    const expected = [
+      { ruleId: 'archive-header-mismatch', file: 'b.js', data: { fields: ['name', 'CRC-32', 'compressed size', 'uncompressed size'] } },
+      { ruleId: 'archive-overlap', file: 'b.js', data: { other: 'a.js', offset: 0 } },
+      // b.js's own header, 30 + 4 + 5 bytes after a.js's 35, is used by no record.
+      { ruleId: 'archive-hidden-data', data: { offset: 34 + 5, bytes: 35, after: 'b.js' } },
+    ];
+    expect(await zipFindings(entries)).toEqual(expected);
+    const reversed = await findingsOf(inDirectoryOrder(buildZip(entries), [1, 0]));
+    expect(reversed).toEqual(expected);
   });
 
   it('an entry whose data runs into the directory overlaps it', async () => {
