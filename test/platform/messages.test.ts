@@ -1,0 +1,231 @@
+import { describe, expect, it } from 'vitest';
+import { describeWarning } from '../../src/platform/index.js';
+import { ids, line, makePlatform, rejectionOf } from './helpers.js';
+
+/*
+ * What the bridge says, word for word: the message of every problem a call is refused for and of
+ * every warning it gives. Tool authors read these in the dev server and in their test failures, so
+ * each names the field, the value received (or its kind) and the rule it broke.
+ */
+
+/** The `path: message [CODE]` of each problem of a refused call. */
+async function problemTexts(promise: Promise<unknown>, code: 'INVALID_ARGUMENT' | 'BATCH_REJECTED'): Promise<string[]> {
+  const error = await rejectionOf(promise, code);
+  return error.details.map((p) => `${p.path}: ${p.message} [${p.code}]`);
+}
+
+/** The warnings of one call that succeeds, in the words describeWarning gives them. */
+async function warningTexts(run: (platform: ReturnType<typeof makePlatform>['platform']) => Promise<unknown>): Promise<string[]> {
+  const { platform, warnings } = makePlatform();
+  await run(platform);
+  return warnings.map(describeWarning);
+}
+
+describe('quotes.addLines: problems', () => {
+  it('numbers: missing, not finite, and outside their range with the range spelled out', async () => {
+    const { platform } = makePlatform();
+    expect(
+      await problemTexts(
+        platform.sdk.quotes.addLines([
+          line({ qty: undefined, unitPrice: 'ten', taxRate: Number.NaN }),
+          line({ qty: 0, unitPrice: -0.01, taxRate: -1, costPrice: -5, discountPercent: 100.5 }),
+          line({ discountPercent: -1 }),
+        ]),
+        'BATCH_REJECTED',
+      ),
+    ).toEqual([
+      'lines[0].qty: is required [REQUIRED]',
+      'lines[0].unitPrice: must be a finite number, got "ten" [INVALID_TYPE]',
+      'lines[0].taxRate: must be a finite number, got NaN [INVALID_TYPE]',
+      'lines[1].qty: must be greater than 0, got 0 [OUT_OF_RANGE]',
+      'lines[1].unitPrice: must be at least 0, got -0.01 [OUT_OF_RANGE]',
+      'lines[1].costPrice: must be at least 0, got -5 [OUT_OF_RANGE]',
+      'lines[1].taxRate: must be at least 0, got -1 [OUT_OF_RANGE]',
+      'lines[1].discountPercent: must be at least 0 and at most 100, got 100.5 [OUT_OF_RANGE]',
+      'lines[2].discountPercent: must be at least 0 and at most 100, got -1 [OUT_OF_RANGE]',
+    ]);
+  });
+
+  it('the edges of each range are allowed', async () => {
+    const { platform } = makePlatform();
+    await platform.sdk.quotes.addLines([line({ qty: Number.MIN_VALUE, unitPrice: 0, costPrice: 0, taxRate: 0, discountPercent: 0 }), line({ discountPercent: 100 })]);
+    expect(platform.editorView().blocks.flatMap((b) => b.lines).map((l) => [l.qty, l.unitPrice, l.costPrice, l.taxRate, l.discountPercent])).toEqual([
+      [Number.MIN_VALUE, 0, 0, 0, 0],
+      [1, 100, 100, 0.15, 100],
+    ]);
+  });
+
+  it('lines that are not objects, texts that are not strings, unknown tokens', async () => {
+    const { platform } = makePlatform();
+    expect(
+      await problemTexts(
+        platform.sdk.quotes.addLines([
+          5 as never,
+          null as never,
+          [] as never,
+          line({ description: 5, specification: true, groupKey: {}, unit: 'EA', lineType: 'Product' }),
+        ]),
+        'BATCH_REJECTED',
+      ),
+    ).toEqual([
+      'lines[0]: must be an add-line object, got 5 [INVALID_TYPE]',
+      'lines[1]: must be an add-line object, got null [INVALID_TYPE]',
+      'lines[2]: must be an add-line object, got an array [INVALID_TYPE]',
+      'lines[3].description: must be a string, got 5 [INVALID_TYPE]',
+      'lines[3].specification: must be a string, got a boolean [INVALID_TYPE]',
+      'lines[3].groupKey: must be a string, got an object [INVALID_TYPE]',
+      'lines[3].unit: is "EA"; expected one of T_ITEM, T_SQUARE_METRE, T_LINEAR_METRE [UNKNOWN_UNIT]',
+      'lines[3].lineType: is "Product"; expected one of product, task, cost, jobcost [UNKNOWN_LINE_TYPE]',
+    ]);
+  });
+
+  it('the lines argument itself: missing, not an array, too long', async () => {
+    const { platform } = makePlatform();
+    expect(await problemTexts(platform.call('quotes.addLines', []), 'BATCH_REJECTED')).toEqual(['lines: is required [REQUIRED]']);
+    expect(await problemTexts(platform.call('quotes.addLines', [{ qty: 1 }]), 'BATCH_REJECTED')).toEqual(['lines: must be an array, got an object [INVALID_TYPE]']);
+    const many = Array.from({ length: 10_001 }, () => line());
+    expect(await problemTexts(platform.sdk.quotes.addLines(many), 'BATCH_REJECTED')).toEqual([
+      'lines: holds 10001 items; the emulator takes at most 10000 per call [TOO_MANY_ITEMS]',
+    ]);
+  });
+
+  it('linked items: the table, the id and a hint at what went wrong', async () => {
+    const { platform } = makePlatform();
+    const product = ids.product('HOOD-900');
+    const missing = '20000000-0000-4000-8000-000000000999';
+    expect(
+      await problemTexts(
+        platform.sdk.quotes.addLines([
+          line({ lineType: 'task', linkedItemId: product }),
+          line({ lineType: 'jobcost', linkedItemId: ' ' }),
+          line({ linkedItemId: missing }),
+          line({ lineType: 'task', linkedItemId: ids.task('T_LEGACY_ASSEMBLY') }),
+          line({ lineType: 'jobcost', linkedItemId: ids.jobcost('SKIP-HIRE') }),
+          line({ lineType: 'cost', linkedItemId: ids.cost('TRAVEL-OLD') }),
+          line({ productId: missing }),
+        ]),
+        'BATCH_REJECTED',
+      ),
+    ).toEqual([
+      `lines[0].linkedItemId: matches no task template of this tenant ("${product}"); that id belongs to lineType 'product' [LINKED_ITEM_NOT_FOUND]`,
+      'lines[1].linkedItemId: matches no job cost template of this tenant (" "); leave the field out or send null when there is nothing to link [LINKED_ITEM_NOT_FOUND]',
+      `lines[2].linkedItemId: matches no product of this tenant ("${missing}") [LINKED_ITEM_NOT_FOUND]`,
+      `lines[3].linkedItemId: points to an inactive task template (${ids.task('T_LEGACY_ASSEMBLY')}) [LINKED_ITEM_INACTIVE]`,
+      `lines[4].linkedItemId: points to an inactive job cost template (${ids.jobcost('SKIP-HIRE')}) [LINKED_ITEM_INACTIVE]`,
+      `lines[5].linkedItemId: points to an inactive cost item (${ids.cost('TRAVEL-OLD')}) [LINKED_ITEM_INACTIVE]`,
+      `lines[6].productId: matches no product of this tenant ("${missing}") [LINKED_ITEM_NOT_FOUND]`,
+    ]);
+  });
+
+  it("a line whose total no number holds exactly, and a quote whose total would not", async () => {
+    const { platform } = makePlatform();
+    expect(await problemTexts(platform.sdk.quotes.addLines([line(), line({ qty: 1e10, unitPrice: 1e10 })]), 'BATCH_REJECTED')).toEqual([
+      'lines[1]: the line total is too large to be represented exactly [OUT_OF_RANGE]',
+    ]);
+    // Each line fits; together they do not (MAX_SAFE_INTEGER cents is about 90 trillion).
+    const half = line({ qty: 1, unitPrice: 40_000_000_000_000, taxRate: 0 });
+    expect(await problemTexts(platform.sdk.quotes.addLines([half, half, half]), 'BATCH_REJECTED')).toEqual([
+      'lines: the quote total would be too large to be represented exactly [OUT_OF_RANGE]',
+    ]);
+  });
+
+  it('the error message counts the problems and lists each one', async () => {
+    const { platform } = makePlatform();
+    const one = await rejectionOf(platform.sdk.quotes.addLines([line({ qty: 0 })]), 'BATCH_REJECTED');
+    expect(one.message).toBe('quotes.addLines rejected the whole batch, nothing was changed (1 problem): lines[0].qty: must be greater than 0, got 0 [OUT_OF_RANGE]');
+    const two = await rejectionOf(platform.sdk.quotes.addLines([line({ qty: 0, unit: 'x' })]), 'BATCH_REJECTED');
+    expect(two.message).toBe(
+      'quotes.addLines rejected the whole batch, nothing was changed (2 problems): lines[0].qty: must be greater than 0, got 0 [OUT_OF_RANGE]; ' +
+        'lines[0].unit: is "x"; expected one of T_ITEM, T_SQUARE_METRE, T_LINEAR_METRE [UNKNOWN_UNIT]',
+    );
+  });
+
+  it('sections: not objects, blank names, options that are not an object', async () => {
+    const { platform } = makePlatform();
+    expect(await problemTexts(platform.sdk.quotes.addSections([null as never, { name: '   ' }, { name: 7 as never }, {}]), 'BATCH_REJECTED')).toEqual([
+      'sections[0]: must be a section object, got null [INVALID_TYPE]',
+      'sections[1].name: is "   "; a declared section needs a name [BLANK_SECTION_NAME]',
+      'sections[2].name: must be a string, got 7 [INVALID_TYPE]',
+      'sections[3].name: is null; a declared section needs a name [BLANK_SECTION_NAME]',
+    ]);
+    expect(await problemTexts(platform.call('quotes.addLines', [[line()], 3]), 'BATCH_REJECTED')).toEqual(['options: must be an object, got 3 [INVALID_TYPE]']);
+  });
+});
+
+describe('quotes.addLines: warnings', () => {
+  it('unknown fields, with the nearest known name when one is close', async () => {
+    expect(await warningTexts((p) => p.call('quotes.addLines', [[{ ...line(), qtty: 2, colour: 'red' }], { sectons: [] }]))).toEqual([
+      'lines[0].qtty: is not a field the bridge knows and is ignored (did you mean qty?) [UNKNOWN_FIELD]',
+      'lines[0].colour: is not a field the bridge knows and is ignored [UNKNOWN_FIELD]',
+      'sectons: is not a field the bridge knows and is ignored (did you mean sections?) [UNKNOWN_FIELD]',
+    ]);
+  });
+
+  it('deprecated line types and productId, and which field wins', async () => {
+    const product = ids.product('HOOD-900');
+    expect(
+      await warningTexts((p) =>
+        p.sdk.quotes.addLines([
+          line({ lineType: 'cost', linkedItemId: ids.cost('TRAVEL-KM') }),
+          line({ productId: product }),
+          line({ productId: product, linkedItemId: product }),
+          line({ lineType: 'jobcost', productId: product }),
+        ]),
+      ),
+    ).toEqual([
+      "lines[0].lineType: 'cost' is deprecated; use 'jobcost' with a job cost template [DEPRECATED]",
+      "lines[1].productId: is deprecated; send the product's GUID as linkedItemId with lineType 'product' [DEPRECATED]",
+      "lines[2].productId: is deprecated; send the product's GUID as linkedItemId with lineType 'product' [DEPRECATED]",
+      'lines[2].productId: is ignored because linkedItemId is also set [FIELD_IGNORED]',
+      "lines[3].productId: is deprecated; send the product's GUID as linkedItemId with lineType 'product' [DEPRECATED]",
+      "lines[3].productId: is ignored because lineType is 'jobcost' [FIELD_IGNORED]",
+    ]);
+  });
+
+  it('section fields: cut, blank, not a boolean, or without a section', async () => {
+    const long = 'S'.repeat(101);
+    expect(
+      await warningTexts((p) =>
+        p.sdk.quotes.addLines([
+          line({ section: long, sectionNotes: 'n'.repeat(2001) }),
+          line({ section: 'Kitchen', sectionNotes: ' \n ', summaryOnly: 'yes' }),
+          line({ summaryOnly: true, sectionNotes: 'x' }),
+          line({ section: '  ', summaryOnly: 1 }),
+        ]),
+      ),
+    ).toEqual([
+      'lines[0].sectionNotes: are 2001 characters long and were cut to 2000 [SECTION_NOTES_TRUNCATED]',
+      'lines[0].section: is 101 characters long and was cut to 100 [SECTION_NAME_TRUNCATED]',
+      'lines[1].sectionNotes: are only spaces or line breaks: they count as notes (the first non-empty notes win) and print as blank [SECTION_NOTES_BLANK]',
+      'lines[1].summaryOnly: is "yes", not a boolean, so it counts as false [FIELD_IGNORED]',
+      'lines[2].summaryOnly: has no effect on a line without a section [FIELD_IGNORED]',
+      'lines[2].sectionNotes: have no effect on a line without a section [FIELD_IGNORED]',
+      'lines[3].summaryOnly: is 1, not a boolean, so it counts as false [FIELD_IGNORED]',
+    ]);
+  });
+
+  it('tax rate 1, suppliers that fall back to Self, a SKU sent without its id', async () => {
+    expect(
+      await warningTexts((p) =>
+        p.sdk.quotes.addLines([
+          line({ taxRate: 1 }),
+          line({ supplierRef: 'nobody' }),
+          line({ supplierRef: 'totara-timber' }),
+          line({ productCode: 'hood-900' }),
+        ]),
+      ),
+    ).toEqual([
+      'lines[0].taxRate: is 1, which means 100%; for 1% send 0.01 [TAX_RATE_IS_ONE]',
+      'lines[1].supplierRef: "nobody" fell back to the Self supplier: no active supplier has that reference or name [SUPPLIER_NOT_RESOLVED]',
+      'lines[2].supplierRef: "totara-timber" fell back to the Self supplier: supplier "Totara Timber Co" is inactive [SUPPLIER_NOT_RESOLVED]',
+      'lines[3].productCode: names a product of the catalogue but the line sends no linkedItemId, so it stays free text without task injection [PRODUCT_CODE_NOT_LINKED]',
+    ]);
+  });
+
+  it('sections on a host older than 2.5.0', async () => {
+    const { platform, warnings } = makePlatform({ sdkVersion: '2.4.0' });
+    await platform.call('quotes.addLines', [[line()], { sections: [{ name: 'A' }] }]);
+    expect(warnings.map(describeWarning)).toEqual(['sections: arrived in SDK 2.5.0; this host is older and ignores it [OPTION_NOT_AVAILABLE]']);
+    expect(platform.editorView().blocks.map((b) => b.section?.name ?? null)).toEqual([null]);
+  });
+});
