@@ -229,3 +229,170 @@ describe('quotes.addLines: warnings', () => {
     expect(platform.editorView().blocks.map((b) => b.section?.name ?? null)).toEqual([null]);
   });
 });
+
+describe('quotes.create: problems and warnings', () => {
+  const request = (changes: Record<string, unknown> = {}) => ({ customerName: 'Aroha', upsertByEmail: false, lines: [{ qty: 1, unitPrice: 10, taxRate: 0.15 }], ...changes });
+
+  it('the request, its strings and its upsert flag', async () => {
+    const { platform } = makePlatform();
+    expect(await problemTexts(platform.sdk.quotes.create('quote' as never), 'INVALID_ARGUMENT')).toEqual([
+      'request: must be a create-quote request object, got "quote" [INVALID_TYPE]',
+    ]);
+    expect(await problemTexts(platform.sdk.quotes.create(request({ title: 3, upsertByEmail: 'yes' }) as never), 'INVALID_ARGUMENT')).toEqual([
+      'title: must be a string, got 3 [INVALID_TYPE]',
+      'upsertByEmail: must be a boolean, got "yes" [INVALID_TYPE]',
+    ]);
+    for (const customerEmail of [undefined, ' ']) {
+      expect(await problemTexts(platform.sdk.quotes.create(request({ upsertByEmail: true, customerEmail }) as never), 'INVALID_ARGUMENT')).toEqual([
+        'customerEmail: is required when upsertByEmail is true [REQUIRED]',
+      ]);
+    }
+  });
+
+  it('lines: their count, their objects, their numbers with the quotes.create limits', async () => {
+    const { platform } = makePlatform();
+    expect(await problemTexts(platform.sdk.quotes.create(request({ lines: [] }) as never), 'INVALID_ARGUMENT')).toEqual(['lines: is empty; at least 1 needed [EMPTY_LIST]']);
+    const many = Array.from({ length: 201 }, () => ({ qty: 1, unitPrice: 1, taxRate: 0 }));
+    expect(await problemTexts(platform.sdk.quotes.create(request({ lines: many }) as never), 'INVALID_ARGUMENT')).toEqual([
+      'lines: holds 201 items; a quote takes at most 200 [TOO_MANY_ITEMS]',
+    ]);
+    const lines = [
+      'x',
+      { qty: 10_000.5, unitPrice: 1_000_000.01, taxRate: -0.1 },
+      { qty: 0, unitPrice: 1 },
+      { qty: 1, unitPrice: 1, taxRate: 0, description: 1, productCode: false, supplierRef: [] },
+    ];
+    expect(await problemTexts(platform.sdk.quotes.create(request({ lines }) as never), 'INVALID_ARGUMENT')).toEqual([
+      'lines[0]: must be a quote line object, got "x" [INVALID_TYPE]',
+      'lines[1].qty: must be greater than 0 and at most 10000, got 10000.5 [OUT_OF_RANGE]',
+      'lines[1].unitPrice: must be at least 0 and at most 1000000, got 1000000.01 [OUT_OF_RANGE]',
+      'lines[1].taxRate: must be at least 0, got -0.1 [OUT_OF_RANGE]',
+      'lines[2].qty: must be greater than 0 and at most 10000, got 0 [OUT_OF_RANGE]',
+      'lines[2].taxRate: is required [REQUIRED]',
+      'lines[3].description: must be a string, got 1 [INVALID_TYPE]',
+      'lines[3].productCode: must be a string, got a boolean [INVALID_TYPE]',
+      'lines[3].supplierRef: must be a string, got an array [INVALID_TYPE]',
+    ]);
+    // The largest qty and unit price are allowed, and so is their product.
+    const { platform: other } = makePlatform();
+    const result = await other.sdk.quotes.create(request({ lines: [{ qty: 10_000, unitPrice: 1_000_000, taxRate: 0 }] }) as never);
+    expect(result.total).toBe(10_000_000_000);
+  });
+
+  it('warnings: unknown fields, a missing upsert flag, a rate that looks like a percentage, suppliers, jobs', async () => {
+    const texts = await warningTexts((p) =>
+      p.sdk.quotes.create({
+        customerName: 'Aroha',
+        customerEmial: 'a@example.com',
+        jobId: '70000000-0000-4000-8000-000000000003',
+        lines: [
+          { qty: 1, unitPrice: 10, taxRate: 15, quantity: 2 },
+          { qty: 1, unitPrice: 10, taxRate: 0.15, supplierRef: 'bunn-trade' },
+          { qty: 1, unitPrice: 10, taxRate: 0.15, supplierRef: 'Totara Timber Co' },
+          { qty: 1, unitPrice: 10, taxRate: 0.15, supplierRef: 'nobody' },
+        ],
+      } as never),
+    );
+    expect(texts).toEqual([
+      'customerEmial: is not a field the bridge knows and is ignored (did you mean customerEmail?) [UNKNOWN_FIELD]',
+      "upsertByEmail: is missing; the platform's type requires it, so send false explicitly [UPSERT_BY_EMAIL_MISSING]",
+      'lines[0].quantity: is not a field the bridge knows and is ignored [UNKNOWN_FIELD]',
+      'lines[0].taxRate: is 15, which quotes.create takes as a fraction (15 × 100%); for 15% send 0.15 [TAX_RATE_LOOKS_LIKE_PERCENT]',
+      'lines[1].supplierRef: "bunn-trade" fell back to the Self supplier: it differs only in letter case from supplier "BUNN-TRADE", and quotes.create matches exactly [SUPPLIER_NOT_RESOLVED]',
+      'lines[2].supplierRef: "Totara Timber Co" fell back to the Self supplier: supplier "Totara Timber Co" is inactive [SUPPLIER_NOT_RESOLVED]',
+      'lines[3].supplierRef: "nobody" fell back to the Self supplier: no active supplier has that reference or name [SUPPLIER_NOT_RESOLVED]',
+      'jobId: "70000000-0000-4000-8000-000000000003" is not an active job of this tenant [JOB_NOT_FOUND]',
+    ]);
+  });
+
+  it('a taxRate of exactly 1 is a fraction (100%) and draws no percentage warning', async () => {
+    expect(await warningTexts((p) => p.sdk.quotes.create(request({ lines: [{ qty: 1, unitPrice: 10, taxRate: 1 }] }) as never))).toEqual([]);
+  });
+});
+
+describe('POST /api/v1/quotes: problems', () => {
+  const customer = '10000000-0000-4000-8000-000000000001';
+  const sku = '20000000-0000-4000-8000-000000000010';
+
+  it('the body, its ids and its lines', () => {
+    const { platform, warnings } = makePlatform();
+    const problems = (body: unknown) => {
+      try {
+        platform.createApiQuote(body);
+      } catch (error) {
+        return (error as { details: { path: string; message: string; code: string }[] }).details.map((p) => `${p.path}: ${p.message} [${p.code}]`);
+      }
+      throw new Error('accepted');
+    };
+    expect(problems([])).toEqual([': the body must be a JSON object, got an array [INVALID_TYPE]']);
+    expect(problems({ customerId: '', lines: [{ skuId: 5, qty: 1, unitPrice: 1 }] })).toEqual([
+      'customerId: is required [REQUIRED]',
+      'lines[0].skuId: must be a string, got 5 [INVALID_TYPE]',
+    ]);
+    expect(problems({ customerId: sku, lines: [{ skuId: customer, qty: 1, unitPrice: 1 }, 'line'] })).toEqual([
+      `customerId: "${sku}" is not the id of a customer of this tenant [UNKNOWN_ID]`,
+      `lines[0].skuId: "${customer}" is not the id of a product of this tenant [UNKNOWN_ID]`,
+      'lines[1]: must be a quote line object, got "line" [INVALID_TYPE]',
+    ]);
+    expect(warnings).toEqual([]);
+    platform.createApiQuote({ customerId: customer, lines: [{ skuId: sku, qty: 1, unitPrice: 1, colour: 'red' }], note: 'x' });
+    expect(warnings.map(describeWarning)).toEqual([
+      'note: is not a field the REST API knows and is ignored [UNKNOWN_FIELD]',
+      'lines[0].colour: is not a field the REST API knows and is ignored [UNKNOWN_FIELD]',
+    ]);
+  });
+});
+
+describe('lists, settings and the calls themselves', () => {
+  it('list options: their type, page numbers, codes', async () => {
+    const { platform } = makePlatform();
+    expect(await problemTexts(platform.call('customers.list', ['all']), 'INVALID_ARGUMENT')).toEqual(['options: must be an object, got "all" [INVALID_TYPE]']);
+    expect(await problemTexts(platform.sdk.customers.list({ page: 0, pageSize: 1.5 }), 'INVALID_ARGUMENT')).toEqual([
+      'page: must be at least 1, got 0 [OUT_OF_RANGE]',
+      'pageSize: must be a whole number, got 1.5 [NOT_AN_INTEGER]',
+    ]);
+    expect(await problemTexts(platform.call('taskTemplates.list', [{ codes: ['T_TILING', 7] }]), 'INVALID_ARGUMENT')).toEqual([
+      'codes[1]: must be a string, got 7 [INVALID_TYPE]',
+    ]);
+    expect(await problemTexts(platform.call('taskTemplates.list', [{ codes: Array.from({ length: 10_001 }, () => 'X') }]), 'INVALID_ARGUMENT')).toEqual([
+      'codes: holds 10001 items; the emulator takes at most 10000 [TOO_MANY_ITEMS]',
+    ]);
+  });
+
+  it('list warnings: paging beside codes, codes where they do not apply, a deprecated method', async () => {
+    expect(await warningTexts((p) => p.call('taskTemplates.list', [{ codes: [], page: 2, pageSize: 5 }]))).toEqual([
+      'page: is ignored when codes is given: every match comes back [FIELD_IGNORED]',
+      'pageSize: is ignored when codes is given: every match comes back [FIELD_IGNORED]',
+    ]);
+    expect(await warningTexts((p) => p.call('customers.list', [{ codes: ['A'] }]))).toEqual([
+      'codes: is not a field the bridge knows and is ignored [UNKNOWN_FIELD]',
+    ]);
+    expect(await warningTexts((p) => p.call('costItems.list', []))).toEqual([
+      'costItems.list is deprecated; use jobCostTemplates.list and lineType jobcost [DEPRECATED]',
+    ]);
+  });
+
+  it('settings keys and values', async () => {
+    const { platform } = makePlatform();
+    expect(await problemTexts(platform.call('settings.get', ['']), 'INVALID_ARGUMENT')).toEqual(['key: is required: a non-empty string [REQUIRED]']);
+    expect(await problemTexts(platform.call('settings.get', [{}]), 'INVALID_ARGUMENT')).toEqual(['key: must be a string, got an object [INVALID_TYPE]']);
+    expect(await problemTexts(platform.call('settings.set', [null]), 'INVALID_ARGUMENT')).toEqual([
+      'key: is required: a non-empty string [REQUIRED]',
+      'value: is required; send null to clear a setting [REQUIRED]',
+    ]);
+    expect(await problemTexts(platform.call('settings.set', ['k', { a: [1, Number.NaN] }]), 'INVALID_ARGUMENT')).toEqual([
+      'value: must be JSON data: value.a[1] is NaN, which JSON cannot hold [INVALID_TYPE]',
+    ]);
+  });
+
+  it('methods that do not exist, are not there yet, or are not for this tool', async () => {
+    const { platform } = makePlatform({ sdkVersion: '2.2.0', toolType: 'standalone' });
+    const error = async (promise: Promise<unknown>, code: Parameters<typeof rejectionOf>[1]) => (await rejectionOf(promise, code)).message;
+    expect(await error(platform.call('settings.get', ['k']), 'METHOD_NOT_AVAILABLE')).toBe('settings.get arrived in SDK 2.3.0; this host acts as SDK 2.2.0');
+    expect(await error(platform.call('quotes.addLines', [[line()]]), 'TOOL_TYPE_NOT_ALLOWED')).toBe(
+      'quotes.addLines may only be called by a quoting_extension tool; this tool is standalone',
+    );
+    expect(await error(platform.call('context.get', 'x' as never), 'INVALID_ARGUMENT')).toBe('context.get: the arguments must be an array');
+    expect(await error(platform.call('quotes.lst'), 'UNKNOWN_METHOD')).toBe('quotes.lst is not a bridge method. Did you mean quotes.list? (quotes has list, create, addLines)');
+  });
+});
