@@ -236,12 +236,16 @@ function fixtureValidator(): Promise<FixtureValidator> {
   return compiledValidator;
 }
 
-/** Patterns read badly as regular expressions; say what they mean instead. */
+/**
+ * Patterns read badly as regular expressions; say what they mean instead. Keyed by the pattern
+ * itself: Ajv compiles a definition that holds references of its own (such as `quote`) separately
+ * and gives its errors a schema path from that definition, not from the root.
+ */
 const PATTERN_HINTS: Record<string, string> = {
-  '#/definitions/guid/pattern': 'must be a GUID, such as 20000000-0000-4000-8000-000000000001',
-  '#/definitions/context/properties/cultureCode/pattern': 'must be a culture code of the form xx-XX, such as en-NZ',
-  '#/definitions/quote/properties/date/pattern': 'must be an ISO 8601 date and time, such as 2025-06-11T04:45:00.000Z',
-  '#/definitions/apiKey/properties/key/pattern': 'must be 8 to 200 letters, digits and the characters - . _ ~ + / = (it travels in an Authorization header)',
+  '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$': 'must be a GUID, such as 20000000-0000-4000-8000-000000000001',
+  '^[a-z]{2}-[A-Z]{2}$': 'must be a culture code of the form xx-XX, such as en-NZ',
+  '^\\d{4}-\\d{2}-\\d{2}T': 'must be an ISO 8601 date and time, such as 2025-06-11T04:45:00.000Z',
+  '^[A-Za-z0-9._~+/=-]{8,200}$': 'must be 8 to 200 letters, digits and the characters - . _ ~ + / = (it travels in an Authorization header)',
 };
 
 function describeSchemaError(error: SchemaError): Omit<FixtureProblem, 'line' | 'column'> {
@@ -254,7 +258,7 @@ function describeSchemaError(error: SchemaError): Omit<FixtureProblem, 'line' | 
     return { pointer: error.instancePath, message: `missing required field "${String(params['missingProperty'])}"` };
   }
   if (error.keyword === 'pattern') {
-    const hint = PATTERN_HINTS[error.schemaPath];
+    const hint = PATTERN_HINTS[String(params['pattern'])];
     if (hint !== undefined) return { pointer: error.instancePath, message: hint };
   }
   if (error.keyword === 'enum') {

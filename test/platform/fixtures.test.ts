@@ -174,6 +174,21 @@ describe('broken fixture files', () => {
     expect(error.problems.every((p) => p.line !== null)).toBe(true);
   });
 
+  it('says in words what each patterned field must hold, wherever its definition sits in the schema', async () => {
+    const quote = { id: '8a000000-0000-4000-8000-000000000001', ref: 'Q-1', customerName: 'A', total: 1, status: 'Draft', date: 'yesterday' };
+    const text = JSON.stringify({ context: { cultureCode: 'en_NZ' }, quotes: [quote, { ...quote, id: 'q2', date: '2025-06-11T04:45:00.000Z' }], apiKeys: [{ key: 'short' }] });
+    const error = await fixtureErrorOf(text, 'FIXTURE_INVALID');
+    expect(error.problems.map((p) => [p.pointer, p.message])).toEqual([
+      ['/context/cultureCode', 'must be a culture code of the form xx-XX, such as en-NZ'],
+      ['/quotes/0/date', 'must be an ISO 8601 date and time, such as 2025-06-11T04:45:00.000Z'],
+      ['/quotes/1/id', 'must be a GUID, such as 20000000-0000-4000-8000-000000000001'],
+      ['/apiKeys/0/key', 'must be 8 to 200 letters, digits and the characters - . _ ~ + / = (it travels in an Authorization header)'],
+    ]);
+    // Those are all the patterns the schema has.
+    const schema = await readFile(path.resolve(import.meta.dirname, '../../schemas/fixtures.schema.json'), 'utf8');
+    expect(new Set([...schema.matchAll(/"pattern": ("[^"]*")/g)].map((m) => JSON.parse(m[1]!) as string)).size).toBe(4);
+  });
+
   describe('apiKeys', () => {
     it('keeps the built-in key and adds or replaces keys by their text in extend mode; replace mode keeps only the file\'s', async () => {
       const limited = { key: 'reports-key-001', scopes: ['GET /api/v1/quotes', 'GET /api/v1/quotes/{id}'], rateLimit: { requests: 3, windowSeconds: 2 } };
