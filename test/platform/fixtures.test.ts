@@ -189,6 +189,37 @@ describe('broken fixture files', () => {
     expect(new Set([...schema.matchAll(/"pattern": ("[^"]*")/g)].map((m) => JSON.parse(m[1]!) as string)).size).toBe(4);
   });
 
+  it('words the problems the schema cannot see', async () => {
+    const customer = { id: '1a000000-0000-4000-8000-000000000001', name: 'A', email: 'a@x', phone: '' };
+    const error = await fixtureErrorOf(
+      JSON.stringify({
+        customers: [customer, { ...customer, id: customer.id.toUpperCase() }],
+        products: [{ ...PRODUCT, taskSequence: [{ code: 'T_NOPE' }] }],
+        settings: [
+          { toolId: 't', key: 'k', value: 1 },
+          { toolId: 't', key: 'k', value: 2 },
+        ],
+      }),
+      'FIXTURE_INVALID',
+    );
+    expect(error.problems.map((p) => p.message)).toEqual([
+      'id 1A000000-0000-4000-8000-000000000001 is used by an earlier row of customers',
+      'setting "k" of tool "t" is given twice',
+      `task template code "T_NOPE" matches no task template of tenant ${DEFAULT_FIXTURES.context.tenantId}`,
+    ]);
+    const keys = await fixtureErrorOf(JSON.stringify({ apiKeys: [{ key: 'same-key-0001', scopes: ['POST /api/v1/quotes', 'POST /api/v1/quotes'] }, { key: 'same-key-0001' }] }), 'FIXTURE_INVALID');
+    expect(keys.problems.map((p) => [p.pointer, p.message])).toEqual([
+      ['/apiKeys/0/scopes/1', 'scope "POST /api/v1/quotes" is listed twice'],
+      ['/apiKeys/1/key', 'this API key is given by an earlier entry of apiKeys'],
+    ]);
+  });
+
+  it('a syntax error is one line, file:line:column: message', async () => {
+    const error = await fixtureErrorOf('{"a": }', 'FIXTURE_SYNTAX');
+    expect(error.problems).toHaveLength(1);
+    expect(error.message).toBe(`fixtures.json:1:7: ${error.problems[0]!.message}`);
+  });
+
   describe('apiKeys', () => {
     it('keeps the built-in key and adds or replaces keys by their text in extend mode; replace mode keeps only the file\'s', async () => {
       const limited = { key: 'reports-key-001', scopes: ['GET /api/v1/quotes', 'GET /api/v1/quotes/{id}'], rateLimit: { requests: 3, windowSeconds: 2 } };
