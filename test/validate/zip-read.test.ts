@@ -99,6 +99,33 @@ describe('what reading finds', () => {
     }
   });
 
+  it('a stored entry that holds more than it declares stops one byte past it, also in a later 256 KB read', async () => {
+    // 600,000 stored bytes declared as 300,000: the cap falls inside the second read.
+    const data = noise(600_000);
+    const spec = { name: 'a.bin', data, method: 0, central: { uncompressedSize: 300_000 }, local: { uncompressedSize: 300_000 } };
+    await withEntry(spec, async (source, entry) => {
+      const all = await readAll(source, entry, 1_000_000);
+      expect(all.result).toEqual({ bytes: 300_001, stoppedAtLimit: false });
+      expect(all.bytes.equals(data.subarray(0, 300_001))).toBe(true);
+      expect(source.findings).toEqual([{ ruleId: 'archive-size-mismatch', file: 'a.bin', data: { declared: 300_000, actual: 300_001, atLeast: true } }]);
+    });
+  });
+
+  it('a streamed entry cut short is inflated from its own bytes only, not from the entry after it', async () => {
+    // Over 1 MB, so it is streamed 256 KB at a time; the deflate stream lacks its last 1,000
+    // bytes, and a stored entry of noise follows it in the file.
+    const data = noise(1_200_000);
+    const payload = zlib.deflateRawSync(data);
+    const cut = { name: 'a.bin', payload: payload.subarray(0, payload.length - 1000), central: { uncompressedSize: data.length }, local: { uncompressedSize: data.length } };
+    const source = await openZipSource(writeZip([...goodEntries(), cut, { name: 'after.bin', data: noise(300_000), method: 0 }]));
+    try {
+      await readAll(source, source.entries.find((e) => e.path === 'a.bin')!, 2_000_000);
+      expect(source.findings).toEqual([{ ruleId: 'archive-corrupt-data', file: 'a.bin', data: { reason: 'the compressed data ends too early' } }]);
+    } finally {
+      await source.close();
+    }
+  });
+
   it('nothing is said about the size or checksum of an entry read only in part', async () => {
     const spec = { name: 'a.js', payload: zlib.deflateRawSync(Buffer.alloc(1000)), central: { uncompressedSize: 100, crc: 1 }, local: { uncompressedSize: 100, crc: 1 } };
     await withEntry(spec, async (source, entry) => {
@@ -179,6 +206,16 @@ describe('folder entries that hold data', () => {
     expect(await folder({ payload: Buffer.from([0xff, 0xff]) })).toEqual([directoryData(0, 2)]);
     const x = zlib.deflateRawSync(Buffer.from('x'));
     expect(await folder({ payload: x, ...zero })).toEqual([directoryData(0, x.length)]);
+  });
+
+  it('holds data when its header declares a size, even with nothing stored', async () => {
+    expect(await folder({ data: '', method: 0, central: { uncompressedSize: 5 }, local: { uncompressedSize: 5 } })).toEqual([directoryData(5, 0)]);
+  });
+
+  it('stored bytes are data even when they would inflate to nothing', async () => {
+    // 03 00 is an empty fixed-Huffman deflate block; stored, it is two bytes of content.
+    expect(zlib.inflateRawSync(Buffer.from('0300', 'hex')).length).toBe(0);
+    expect(await folder({ data: Buffer.from('0300', 'hex'), method: 0, ...zero })).toEqual([directoryData(0, 2)]);
   });
 
   it('holds data even where it cannot be read: encrypted, or past the end of the file', async () => {
