@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeWarning, type EditorLine, type Platform } from '../../src/platform/index.js';
+import { DEFAULT_FIXTURES, describeWarning, OTHER_TENANT_ID, type EditorLine, type Platform } from '../../src/platform/index.js';
 import { ids, line, makePlatform, problemsOf, rejectionOf, warningCodes } from './helpers.js';
 
 const linesOf = (platform: Platform): EditorLine[] => platform.editorView().blocks.flatMap((block) => block.lines);
@@ -397,5 +397,86 @@ describe('warnings name their line and field, as problems do', () => {
     expect(described[1]).toBe('lines[2].taxRate: is 1, which means 100%; for 1% send 0.01 [TAX_RATE_IS_ONE]');
     expect(described[0]).toMatch(/^lines\[2\]\.sectionNote: .*sectionNotes.* \[UNKNOWN_FIELD\]$/);
     expect(describeWarning({ code: 'DEPRECATED', method: 'costItems.list', path: null, message: 'old' })).toBe('old [DEPRECATED]');
+  });
+});
+
+describe('details of reading a batch', () => {
+  it('an injected task is a whole line: unit T_ITEM and the product line tax rate, from the tenant’s own template', async () => {
+    // Another tenant's template of the same code, listed first, is never the one injected.
+    const foreign = { id: '30000000-0000-4000-8000-0000000000f1', code: 'T_PLUMBING_CONNECT', name: 'Plumbing (other tenant)', tenantId: OTHER_TENANT_ID };
+    const { platform } = makePlatform({ fixtures: { ...DEFAULT_FIXTURES, taskTemplates: [foreign, ...DEFAULT_FIXTURES.taskTemplates] } });
+    await platform.sdk.quotes.addLines([line({ linkedItemId: ids.product('SINK-UM-450'), unit: 'T_LINEAR_METRE', taxRate: 12.5 })]);
+    expect(linesOf(platform).map((l) => [l.linkedItemId, l.description, l.unit, l.taxRate])).toEqual([
+      [ids.product('SINK-UM-450'), 'Undermount sink 450 mm', 'T_LINEAR_METRE', 0.125],
+      [ids.task('T_PLUMBING_CONNECT'), 'Plumbing connection', 'T_ITEM', 0.125],
+    ]);
+  });
+
+  it('a SKU sent as productCode draws a warning only on an unlinked product line, and only for the tenant’s own catalogue', async () => {
+    const foreign = { id: '20000000-0000-4000-8000-0000000000f1', sku: 'OVEN-FOREIGN', name: 'Oven (other tenant)', price: 1, unit: 'T_ITEM' as const, tenantId: OTHER_TENANT_ID };
+    const { platform, warnings } = makePlatform({ fixtures: { ...DEFAULT_FIXTURES, products: [...DEFAULT_FIXTURES.products, foreign] } });
+    await platform.sdk.quotes.addLines([
+      line({ lineType: 'task', linkedItemId: ids.task('T_TILING'), productCode: 'HOOD-900' }),
+      line({ lineType: 'jobcost', productCode: 'HOOD-900' }),
+      line({ linkedItemId: ids.product('BENCH-LAM-3000'), productCode: 'HOOD-900' }),
+      line({ productCode: 'OVEN-FOREIGN' }),
+      line({ productCode: 'hood-900' }),
+    ]);
+    expect(warningCodes(warnings)).toEqual([['lines[4].productCode', 'PRODUCT_CODE_NOT_LINKED']]);
+  });
+
+  it('a line total of exactly MAX_SAFE_INTEGER cents is allowed; one cent more, or any tax on top, is not', async () => {
+    const max = Number.MAX_SAFE_INTEGER; // cents: 90,071,992,547,409.91
+    const { platform } = makePlatform();
+    await platform.sdk.quotes.addLines([line({ unitPrice: 0.01, qty: max, taxRate: 0 })]);
+    expect(platform.editorView().totals.total).toBe(max / 100);
+    for (const changes of [{ qty: max + 1, taxRate: 0 }, { qty: max, taxRate: 0.15 }]) {
+      const error = await rejectionOf(makePlatform().platform.sdk.quotes.addLines([line({ unitPrice: 0.01, ...changes })]), 'BATCH_REJECTED');
+      expect(error.details.map((p) => `${p.path}: ${p.message}`)).toEqual(['lines[0]: the line total is too large to be represented exactly']);
+    }
+  });
+
+  it('a line that already has a problem is not priced: its total is not checked as well', async () => {
+    const { platform } = makePlatform();
+    const missing = '20000000-0000-4000-8000-000000000999';
+    for (const [changes, problem] of [
+      [{ unit: 'EA' }, ['lines[0].unit', 'UNKNOWN_UNIT']],
+      [{ linkedItemId: missing }, ['lines[0].linkedItemId', 'LINKED_ITEM_NOT_FOUND']],
+    ] as const) {
+      const error = await rejectionOf(platform.sdk.quotes.addLines([line({ ...changes, qty: 1e10, unitPrice: 1e10 })]), 'BATCH_REJECTED');
+      expect(problemsOf(error)).toEqual([problem]);
+    }
+  });
+
+  it('a linkedItemId that wins over productId is the field a failed lookup names', async () => {
+    const { platform } = makePlatform();
+    const error = await rejectionOf(
+      platform.sdk.quotes.addLines([line({ productId: ids.product('HOOD-900'), linkedItemId: '20000000-0000-4000-8000-000000000999' })]),
+      'BATCH_REJECTED',
+    );
+    expect(problemsOf(error)).toEqual([['lines[0].linkedItemId', 'LINKED_ITEM_NOT_FOUND']]);
+  });
+
+  it('null options, null summaryOnly and empty notes are the same as none, without a word', async () => {
+    const { platform, warnings } = makePlatform();
+    await platform.call('quotes.addLines', [[line({ section: 'Kitchen', summaryOnly: null, sectionNotes: '' })], null]);
+    expect(warnings).toEqual([]);
+    expect(platform.editorView().blocks.map((b) => b.section)).toEqual([{ id: 1, name: 'Kitchen', summaryOnly: false, notes: null }]);
+  });
+
+  it('a cut section name loses the spaces the cut leaves at its end, and a whole emoji before the cut stays', async () => {
+    const { platform, warnings } = makePlatform();
+    await platform.sdk.quotes.addLines([line({ section: `${'a'.repeat(99)} tail` }), line({ section: `😀${'b'.repeat(120)}` })]);
+    expect(platform.editorView().blocks.map((b) => b.section?.name)).toEqual(['a'.repeat(99), `😀${'b'.repeat(98)}`]);
+    expect(warningCodes(warnings)).toEqual([
+      ['lines[0].section', 'SECTION_NAME_TRUNCATED'],
+      ['lines[1].section', 'SECTION_NAME_TRUNCATED'],
+    ]);
+  });
+
+  it('a declared section name that is cut is warned about at sections[i].name', async () => {
+    const { platform, warnings } = makePlatform();
+    await platform.sdk.quotes.addSections([{ name: 'n'.repeat(150) }]);
+    expect(warningCodes(warnings)).toEqual([['sections[0].name', 'SECTION_NAME_TRUNCATED']]);
   });
 });
