@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BridgeCreateQuoteRequest, BridgeQuoteLineRequest } from '../../src/bridge/types.js';
+import { DEFAULT_FIXTURES } from '../../src/platform/index.js';
 import { makePlatform, problemsOf, rejectionOf, warningCodes } from './helpers.js';
 
 const quoteLine = (changes: Partial<Record<keyof BridgeQuoteLineRequest, unknown>> = {}) =>
@@ -205,5 +206,82 @@ describe('quotes.create supplierRef and jobId', () => {
       '70000000-0000-4000-8000-000000000003',
       'not-a-job',
     ]);
+  });
+});
+
+describe('quotes.create details', () => {
+  it('refuses a quote whose total no number holds exactly; exactly MAX_SAFE_INTEGER cents is allowed', async () => {
+    // 1 cent of nett plus a tax rate that brings the total to the limit, or one cent past it.
+    const totalOf = (taxRate: number) => request({ lines: [quoteLine({ qty: 1, unitPrice: 0.01, taxRate })] });
+    const { platform } = makePlatform();
+    expect((await platform.sdk.quotes.create(totalOf(Number.MAX_SAFE_INTEGER - 1))).total).toBe(Number.MAX_SAFE_INTEGER / 100);
+    const error = await rejectionOf(platform.sdk.quotes.create(totalOf(Number.MAX_SAFE_INTEGER)), 'INVALID_ARGUMENT');
+    expect(error.details.map((p) => `${p.path}: ${p.message} [${p.code}]`)).toEqual(['lines: the quote total is too large to be represented exactly [OUT_OF_RANGE]']);
+    // Lines that each fit but not together.
+    const half = quoteLine({ qty: 10_000, unitPrice: 1_000_000, taxRate: 5000 });
+    expect(problemsOf(await rejectionOf(platform.sdk.quotes.create(request({ lines: [half, half] })), 'INVALID_ARGUMENT'))).toEqual([['lines', 'OUT_OF_RANGE']]);
+  });
+
+  it('null upsertByEmail counts as missing; an e-mail of the wrong type is only that problem', async () => {
+    const { platform, warnings } = makePlatform();
+    await platform.sdk.quotes.create(request({ upsertByEmail: null }));
+    expect(warningCodes(warnings)).toEqual([['upsertByEmail', 'UPSERT_BY_EMAIL_MISSING']]);
+    const error = await rejectionOf(platform.sdk.quotes.create(request({ upsertByEmail: true, customerEmail: 5 })), 'INVALID_ARGUMENT');
+    expect(problemsOf(error)).toEqual([['customerEmail', 'INVALID_TYPE']]);
+  });
+
+  it("another tenant's job is no job of this tenant", async () => {
+    const { platform, warnings } = makePlatform();
+    await platform.sdk.quotes.create(request({ jobId: '70000000-0000-4000-8000-000000000006' }));
+    expect(warningCodes(warnings)).toEqual([['jobId', 'JOB_NOT_FOUND']]);
+  });
+
+  it('numbers on from references that are exactly Q- and digits, nothing before or after', async () => {
+    const quote = { customerName: 'X', total: 1, status: 'Draft' as const, date: '2025-06-01T00:00:00.000Z' };
+    const quotes = [
+      ...DEFAULT_FIXTURES.quotes,
+      { ...quote, id: '80000000-0000-4000-8000-0000000000a1', ref: 'OLD-Q-9000' },
+      { ...quote, id: '80000000-0000-4000-8000-0000000000a2', ref: 'Q-8000-B' },
+    ];
+    const { platform } = makePlatform({ fixtures: { ...DEFAULT_FIXTURES, quotes } });
+    expect((await platform.sdk.quotes.create(request())).ref).toBe('Q-1043');
+  });
+
+  it('without a name or a customer the quote has an empty customer name', async () => {
+    const { platform } = makePlatform();
+    await platform.sdk.quotes.create(request({ customerName: undefined }));
+    expect(platform.createdQuotes()[0]!.customerName).toBe('');
+    expect((await platform.sdk.quotes.list()).items[0]!.customerName).toBe('');
+  });
+});
+
+describe('quotes.create customers: details', () => {
+  it("a new customer without a name is named by the e-mail, trimmed, and has no phone", async () => {
+    const { platform } = makePlatform();
+    await platform.sdk.quotes.create(request({ upsertByEmail: true, customerEmail: '  kiri@example.nz ', customerName: undefined }));
+    expect((await platform.sdk.customers.list()).items.at(-1)).toEqual({ id: 'f0000000-0000-4000-8000-000000000001', name: 'kiri@example.nz', email: 'kiri@example.nz', phone: '' });
+    expect(platform.createdQuotes()[0]).toMatchObject({ customerName: 'kiri@example.nz', customerEmail: 'kiri@example.nz', customerPhone: '' });
+  });
+
+  it("a matched customer's own e-mail may carry spaces; its phone wins over the request's", async () => {
+    const spaced = { id: '1a000000-0000-4000-8000-0000000000b1', name: 'Spaced', email: ' spaced@example.nz ', phone: '+64 9 555 0199' };
+    const { platform } = makePlatform({ fixtures: { ...DEFAULT_FIXTURES, customers: [...DEFAULT_FIXTURES.customers, spaced] } });
+    await platform.sdk.quotes.create(request({ upsertByEmail: true, customerEmail: 'SPACED@example.nz', customerPhone: '000' }));
+    expect(platform.createdQuotes()[0]).toMatchObject({ customerId: spaced.id, customerName: 'Spaced', customerEmail: ' spaced@example.nz ', customerPhone: '+64 9 555 0199' });
+  });
+
+  it("another tenant's customer with the same e-mail is not matched: a new one is made", async () => {
+    const { platform } = makePlatform();
+    await platform.sdk.quotes.create(request({ upsertByEmail: true, customerEmail: 'someone@othertenant.example' }));
+    expect(platform.createdQuotes()[0]!.customerId).toBe('f0000000-0000-4000-8000-000000000001');
+    expect((await platform.sdk.customers.list()).totalCount).toBe(9);
+  });
+
+  it('a REST quote is for the customer it names, not the first of the tenant', () => {
+    const { platform } = makePlatform();
+    const li = '10000000-0000-4000-8000-000000000004';
+    const quote = platform.createApiQuote({ customerId: li, lines: [{ skuId: '20000000-0000-4000-8000-000000000010', qty: 1, unitPrice: 1 }] });
+    expect(quote).toMatchObject({ customerId: li, customerName: 'Li Wei' });
+    expect(platform.createdQuotes()[0]).toMatchObject({ customerEmail: 'li.wei@example.com', customerPhone: '+64 22 555 0104' });
   });
 });
