@@ -396,3 +396,20 @@ describe('lists, settings and the calls themselves', () => {
     expect(await error(platform.call('quotes.lst'), 'UNKNOWN_METHOD')).toBe('quotes.lst is not a bridge method. Did you mean quotes.list? (quotes has list, create, addLines)');
   });
 });
+
+describe('how values are named and read', () => {
+  it('a string of up to 40 characters is quoted; a longer one is only counted', async () => {
+    const { platform } = makePlatform();
+    expect(await problemTexts(platform.sdk.quotes.addLines([line({ unit: 'u'.repeat(40) }), line({ unit: 'u'.repeat(41) })]), 'BATCH_REJECTED')).toEqual([
+      `lines[0].unit: is "${'u'.repeat(40)}"; expected one of T_ITEM, T_SQUARE_METRE, T_LINEAR_METRE [UNKNOWN_UNIT]`,
+      'lines[1].unit: is a string of 41 characters; expected one of T_ITEM, T_SQUARE_METRE, T_LINEAR_METRE [UNKNOWN_UNIT]',
+    ]);
+  });
+
+  it('a null token takes its default; null lines are missing, not of the wrong type', async () => {
+    const { platform } = makePlatform();
+    await platform.sdk.quotes.addLines([line({ unit: null, lineType: null })]);
+    expect(platform.editorView().blocks[0]!.lines.map((l) => [l.unit, l.lineType])).toEqual([['T_ITEM', 'product']]);
+    expect(await problemTexts(platform.call('quotes.addLines', [null]), 'BATCH_REJECTED')).toEqual(['lines: is required [REQUIRED]']);
+  });
+});
