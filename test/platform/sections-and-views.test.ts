@@ -276,3 +276,30 @@ describe('views (Section rules 2–5)', () => {
     });
   });
 });
+
+describe('views: totals and the quote they show', () => {
+  it("each editor line's total is its nett plus its tax", async () => {
+    const { platform } = makePlatform();
+    await platform.sdk.quotes.addLines([line({ unitPrice: 19.99, qty: 3 })]);
+    // 59.97 nett; 8.9955 → 9.00 tax
+    expect(platform.editorView().blocks[0]!.lines.map((l) => [l.nett, l.tax, l.total])).toEqual([[59.97, 9, 68.97]]);
+  });
+
+  it('both views name the open quote', async () => {
+    const { platform } = makePlatform();
+    const header = { id: DEFAULT_FIXTURES.openQuote.id, ref: 'Q-1042', customerName: 'Aroha Tane', title: 'Kitchen renovation' };
+    expect(platform.editorView().quote).toEqual(header);
+    expect(platform.customerPreview().quote).toEqual(header);
+  });
+
+  it('the tax counts towards the limit on a quote total, not only the nett', async () => {
+    const { platform } = makePlatform();
+    // Each line fits (44 trillion cents nett plus 15% tax); their netts together fit too, but not with their tax.
+    const big = line({ unitPrice: 0.01, qty: 4.4e15, taxRate: 0.15 });
+    const error = await rejectionOf(platform.sdk.quotes.addLines([big, big]), 'BATCH_REJECTED');
+    expect(error.details.map((p) => `${p.path}: ${p.message}`)).toEqual(['lines: the quote total would be too large to be represented exactly']);
+    await platform.sdk.quotes.addLines([big]);
+    await rejectionOf(platform.sdk.quotes.addLines([big]), 'BATCH_REJECTED');
+    expect(platform.editorView().blocks.flatMap((b) => b.lines)).toHaveLength(1);
+  });
+});
