@@ -284,12 +284,14 @@ function readSectionDeclaration(raw: unknown, index: number, checks: CallChecks)
   const rawName = reader.optionalString('name');
   const notes = readNotes(reader, checks, 'notes');
   const summaryOnly = readSummaryOnly(reader, checks);
-  if (rawName === undefined || notes === undefined) return undefined;
+  if (rawName === undefined) return undefined;
+  // The name is checked even when the notes are wrong, so that the error lists both problems.
   const name = rawName === null ? '' : normaliseSectionName(rawName, reader, checks, 'name');
   if (name === '') {
     checks.problem('BLANK_SECTION_NAME', reader.at('name'), `is ${describeValue(rawName)}; a declared section needs a name`);
     return undefined;
   }
+  if (notes === undefined) return undefined;
   return { key: { name, summaryOnly }, notes };
 }
 

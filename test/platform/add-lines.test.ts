@@ -480,3 +480,16 @@ describe('details of reading a batch', () => {
     expect(warningCodes(warnings)).toEqual([['sections[0].name', 'SECTION_NAME_TRUNCATED']]);
   });
 });
+
+describe('declared sections with more than one problem', () => {
+  it('a blank name is reported beside notes of the wrong type', async () => {
+    const { platform } = makePlatform();
+    const error = await rejectionOf(platform.sdk.quotes.addSections([{ name: '  ', notes: 5 as never }, { name: null as never, notes: [] as never }]), 'BATCH_REJECTED');
+    expect(problemsOf(error)).toEqual([
+      ['sections[0].notes', 'INVALID_TYPE'],
+      ['sections[0].name', 'BLANK_SECTION_NAME'],
+      ['sections[1].notes', 'INVALID_TYPE'],
+      ['sections[1].name', 'BLANK_SECTION_NAME'],
+    ]);
+  });
+});
