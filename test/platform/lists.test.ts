@@ -191,3 +191,20 @@ describe('tenants', () => {
     });
   });
 });
+
+describe('list options: what is known where, and ties', () => {
+  it('the template lists know codes, page and pageSize, and warn about paging only when it is sent beside codes', async () => {
+    const { platform, warnings } = makePlatform();
+    await platform.sdk.taskTemplates.list({ codes: ['T_TILING'] });
+    await platform.sdk.jobCostTemplates.list({ page: 1, pageSize: 2 });
+    expect(warnings).toEqual([]);
+  });
+
+  it('quotes of the same moment: the one added last comes first', async () => {
+    const { platform } = makePlatform(); // a fixed clock: both quotes get the same date
+    const request = { customerName: 'A', upsertByEmail: false, lines: [{ qty: 1, unitPrice: 1, taxRate: 0 }] };
+    await platform.sdk.quotes.create(request);
+    await platform.sdk.quotes.create(request);
+    expect((await platform.sdk.quotes.list({ pageSize: 2 })).items.map((q) => q.ref)).toEqual(['Q-1044', 'Q-1043']);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeLineAmounts, decimalOf, percentToFraction, roundToCents, sumAmounts } from '../../src/platform/money.js';
+import { computeLineAmounts, decimalOf, decimalToNumber, percentToFraction, roundToCents, subtract, sumAmounts } from '../../src/platform/money.js';
 
 const fraction = (rate: number) => decimalOf(rate);
 const amounts = (unitPrice: number, qty: number, discountPercent: number, taxRate: number) => {
@@ -21,8 +21,8 @@ describe('decimalOf', () => {
   });
 
   it('refuses NaN and Infinity', () => {
-    expect(() => decimalOf(Number.NaN)).toThrow(RangeError);
-    expect(() => decimalOf(Number.POSITIVE_INFINITY)).toThrow(RangeError);
+    expect(() => decimalOf(Number.NaN)).toThrow(new RangeError('not a finite number: NaN'));
+    expect(() => decimalOf(Number.POSITIVE_INFINITY)).toThrow(new RangeError('not a finite number: Infinity'));
   });
 });
 
@@ -74,5 +74,20 @@ describe('line amounts', () => {
   it('sums cents, so totals never drift', () => {
     const lines = Array.from({ length: 10 }, () => ({ nettCents: 10n, taxCents: 1n }));
     expect(sumAmounts(lines)).toEqual({ nett: 1, tax: 0.1, total: 1.1 });
+  });
+});
+
+describe('subtract and decimalToNumber', () => {
+  it('subtract aligns both scales, whichever is finer', () => {
+    // 0.1 − 0.01 = 0.09; 1.5 − 1 = 0.5
+    expect(subtract({ coefficient: 1n, scale: 1 }, { coefficient: 1n, scale: 2 })).toEqual({ coefficient: 9n, scale: 2 });
+    expect(subtract({ coefficient: 15n, scale: 1 }, { coefficient: 1n, scale: 0 })).toEqual({ coefficient: 5n, scale: 1 });
+  });
+
+  it('decimalToNumber keeps leading zeros of the fraction and the sign', () => {
+    expect(decimalToNumber({ coefficient: 5n, scale: 2 })).toBe(0.05);
+    expect(decimalToNumber({ coefficient: 125n, scale: 3 })).toBe(0.125);
+    expect(decimalToNumber({ coefficient: -5n, scale: 1 })).toBe(-0.5);
+    expect(decimalToNumber({ coefficient: 15n, scale: 0 })).toBe(15);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BridgeModelError, OTHER_TENANT_ID, type Platform } from '../../src/platform/index.js';
+import { apiErrorBody, API_ENDPOINTS, BridgeModelError, OTHER_TENANT_ID, readyApiKey, resolveApiKeys, type Platform } from '../../src/platform/index.js';
 import { ids, makePlatform } from './helpers.js';
 
 /*
@@ -147,5 +147,57 @@ describe('reading one quote', () => {
     // Seen from the other tenant, it is there.
     const other = makePlatform({ context: { tenantId: OTHER_TENANT_ID } }).platform;
     expect(other.findApiQuote(OTHER_TENANT_QUOTE)?.ref).toBe('Q-5001');
+  });
+});
+
+describe('REST error bodies', () => {
+  const problem = (path: string, message: string) => ({ path, code: 'REQUIRED', message });
+
+  it('no problems: the message alone', () => {
+    expect(apiErrorBody('NOT_FOUND', 'No quote of the tenant has this id')).toEqual({ error: { code: 'NOT_FOUND', message: 'No quote of the tenant has this id' } });
+  });
+
+  it('one problem is said in the message, after its path when it has one; details only for several', () => {
+    expect(apiErrorBody('VALIDATION_FAILED', 'The body breaks a rule', [problem('customerId', 'is required')])).toEqual({
+      error: { code: 'VALIDATION_FAILED', message: 'The body breaks a rule: customerId is required [REQUIRED]' },
+    });
+    expect(apiErrorBody('VALIDATION_FAILED', 'The body breaks a rule', [problem('', 'the body must be a JSON object')])).toEqual({
+      error: { code: 'VALIDATION_FAILED', message: 'The body breaks a rule: the body must be a JSON object [REQUIRED]' },
+    });
+    const two = [problem('customerId', 'is required'), problem('lines', 'is required')];
+    expect(apiErrorBody('VALIDATION_FAILED', 'The body breaks rules', two)).toEqual({
+      error: { code: 'VALIDATION_FAILED', message: 'The body breaks rules (2 problems): customerId is required; lines is required', details: two },
+    });
+  });
+});
+
+describe('the API key to offer first', () => {
+  it('the first key that may call every endpoint, else the first key, else none', () => {
+    const keys = resolveApiKeys([
+      { key: 'reports-key-001', scopes: ['GET /api/v1/quotes'] },
+      { key: 'full-key-0001' },
+      { key: 'full-key-0002', scopes: [...API_ENDPOINTS] },
+    ]);
+    expect(readyApiKey(keys)).toBe('full-key-0001');
+    expect(readyApiKey([keys[0]!])).toBe('reports-key-001');
+    expect(readyApiKey(resolveApiKeys([{ key: 'almost-all-01', scopes: API_ENDPOINTS.slice(1) }]))).toBe('almost-all-01');
+    expect(readyApiKey([])).toBeNull();
+  });
+});
+
+describe('REST quote details', () => {
+  it('a null customerId is missing, and a REST quote whose total no number holds exactly is refused', () => {
+    const { platform } = makePlatform();
+    const refusal = (body: unknown) => {
+      try {
+        platform.createApiQuote(body);
+      } catch (error) {
+        return (error as BridgeModelError).details.map((p) => `${p.path}: ${p.message} [${p.code}]`);
+      }
+      throw new Error('accepted');
+    };
+    expect(refusal({ customerId: null, lines: [apiLine()] })).toEqual(['customerId: is required [REQUIRED]']);
+    const huge = apiLine({ qty: 10_000, unitPrice: 1_000_000, taxRate: 5000 });
+    expect(refusal({ customerId: AROHA, lines: [huge, huge] })).toEqual(['lines: the quote total is too large to be represented exactly [OUT_OF_RANGE]']);
   });
 });
