@@ -95,6 +95,54 @@ describe('fixture files: extend and replace', () => {
   });
 });
 
+describe('laying a fixture file over the data set', () => {
+  const context = { userName: 'U', userEmail: 'u@x.nz', userRole: 'H_Office', tenantName: 'Solo', tenantId: 'solo', cultureCode: 'en-GB' };
+
+  it('replace: every table the file leaves out is empty, and the quote template shows everything', async () => {
+    const fixtures = await parseFixtures(JSON.stringify({ mode: 'replace', context }), 'fixtures.json');
+    const tables = ['customers', 'products', 'taskTemplates', 'costItems', 'jobCostTemplates', 'suppliers', 'jobs', 'quotes', 'settings', 'apiKeys'] as const;
+    expect(tables.map((t) => [t, fixtures[t]])).toEqual(tables.map((t) => [t, []]));
+    expect(fixtures.quoteTemplate).toEqual({ showSubtotals: true, showUnitPrices: true });
+  });
+
+  it('extend: settings by tool and key, later ones winning; the open quote and API keys kept where the file says nothing', async () => {
+    const base = { ...DEFAULT_FIXTURES, settings: [{ toolId: 't', key: 'a', value: 1 }] };
+    const unchanged = await parseFixtures('{}', 'fixtures.json', base);
+    expect([unchanged.settings, unchanged.openQuote, unchanged.apiKeys]).toEqual([base.settings, base.openQuote, base.apiKeys]);
+    const file = { settings: [{ toolId: 't', key: 'b', value: 2 }, { toolId: 't', key: 'a', value: 3 }], openQuote: { title: 'Bathroom' } };
+    const merged = await parseFixtures(JSON.stringify(file), 'fixtures.json', base);
+    expect(merged.settings).toEqual([{ toolId: 't', key: 'a', value: 3 }, { toolId: 't', key: 'b', value: 2 }]);
+    expect(merged.openQuote).toEqual({ ...DEFAULT_FIXTURES.openQuote, title: 'Bathroom' });
+  });
+
+  it("a task sequence may only name its own tenant's templates", async () => {
+    const foreign = { id: '3a000000-0000-4000-8000-000000000001', code: 'T_FOREIGN', name: 'Foreign', tenantId: 'elsewhere' };
+    const error = await fixtureErrorOf(JSON.stringify({ taskTemplates: [foreign], products: [{ ...PRODUCT, taskSequence: ['T_FOREIGN'] }] }), 'FIXTURE_INVALID');
+    expect(error.problems.map((p) => [p.pointer, p.message])).toEqual([
+      ['/products/0/taskSequence/0', `task template code "T_FOREIGN" matches no task template of tenant ${DEFAULT_FIXTURES.context.tenantId}`],
+    ]);
+  });
+});
+
+describe('fixture problems in words', () => {
+  it('unknown and missing fields, values outside a list, and what Ajv says of the rest', async () => {
+    const { sku: _sku, ...noSku } = PRODUCT;
+    const text = JSON.stringify({ mode: 'merge', products: [{ ...noSku, price: '1', skuu: 'X' }] });
+    const error = await fixtureErrorOf(text, 'FIXTURE_INVALID');
+    expect(error.problems.map((p) => [p.pointer, p.message])).toEqual([
+      ['/mode', 'must be one of "extend", "replace"'],
+      ['/products/0', 'missing required field "sku"'],
+      ['/products/0/skuu', 'unknown field "skuu"'],
+      ['/products/0/price', 'must be number'],
+    ]);
+  });
+
+  it('a syntax error keeps the parser error as its cause', async () => {
+    const error = await fixtureErrorOf('{"a": }', 'FIXTURE_SYNTAX');
+    expect(error.cause).toBeInstanceOf(SyntaxError);
+  });
+});
+
 describe('broken fixture files', () => {
   it('names line and column of a syntax error, even where JSON.parse gives no position', async () => {
     const error = await fixtureErrorOf('{\n  "products": [\n    {"id": }\n  ]\n}', 'FIXTURE_SYNTAX');
@@ -307,6 +355,18 @@ describe('broken fixture files', () => {
       const error = await loadFixtureFile(path.join(folder, 'missing.json')).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(FixtureError);
       expect((error as FixtureError).code).toBe('FIXTURE_UNREADABLE');
+    });
+
+    it('says "file not found" for a missing file, and the system\'s words otherwise', async () => {
+      const missing = path.join(folder, 'missing.json');
+      const error = (await loadFixtureFile(missing).catch((e: unknown) => e)) as FixtureError;
+      expect(error.problems).toEqual([{ pointer: '', line: null, column: null, message: 'file not found' }]);
+      expect(error.message).toBe(`${missing}: file not found`);
+      expect((error.cause as NodeJS.ErrnoException).code).toBe('ENOENT');
+      const folderError = (await loadFixtureFile(folder).catch((e: unknown) => e)) as FixtureError;
+      expect(folderError.code).toBe('FIXTURE_UNREADABLE');
+      expect(folderError.problems[0]!.message).toBe((folderError.cause as Error).message);
+      expect((folderError.cause as NodeJS.ErrnoException).code).toBe('EISDIR');
     });
   });
 });
