@@ -137,6 +137,12 @@ describe('fixture problems in words', () => {
     ]);
   });
 
+  it('an invalid file is named on a line of its own, with each problem indented below it', async () => {
+    const error = await fixtureErrorOf('{\n  "mode": "merge"\n}', 'FIXTURE_INVALID');
+    expect(error.name).toBe('FixtureError');
+    expect(error.message).toBe('fixtures.json is not a valid fixture file:\n  fixtures.json:2:3 (#/mode): must be one of "extend", "replace"');
+  });
+
   it('a syntax error keeps the parser error as its cause', async () => {
     const error = await fixtureErrorOf('{"a": }', 'FIXTURE_SYNTAX');
     expect(error.cause).toBeInstanceOf(SyntaxError);

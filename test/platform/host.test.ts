@@ -70,3 +70,25 @@ describe('dispatching calls', () => {
     expect(costItems.items.map((c) => c.code)).toEqual(['TRAVEL-KM']);
   });
 });
+
+describe('errors', () => {
+  it('a refused call says it was refused; a rejected batch says nothing was changed', async () => {
+    const { platform } = makePlatform();
+    const refused = await rejectionOf(platform.call('settings.get', [5]), 'INVALID_ARGUMENT');
+    expect(refused.message).toBe('settings.get was refused (1 problem): key: must be a string, got 5 [INVALID_TYPE]');
+    expect(refused.name).toBe('BridgeModelError');
+  });
+
+  it('an error without problems has empty details, and its JSON form has every field', async () => {
+    const { platform } = makePlatform();
+    const error = await rejectionOf(platform.call('nothing.here'), 'UNKNOWN_METHOD');
+    expect(error.details).toEqual([]);
+    expect(JSON.parse(JSON.stringify(error))).toEqual({
+      name: 'BridgeModelError',
+      code: 'UNKNOWN_METHOD',
+      method: 'nothing.here',
+      message: 'nothing.here is not a bridge method.',
+      details: [],
+    });
+  });
+});
