@@ -252,7 +252,9 @@ function describeSchemaError(error: SchemaError): Omit<FixtureProblem, 'line' | 
   const { params } = error;
   if (error.keyword === 'additionalProperties') {
     const field = String(params['additionalProperty']);
-    return { pointer: `${error.instancePath}/${field}`, message: `unknown field "${field}"` };
+    // A JSON pointer escapes ~ and / in a key; Ajv's instancePath already does, the key is raw.
+    const token = field.replace(/~/g, '~0').replace(/\//g, '~1');
+    return { pointer: `${error.instancePath}/${token}`, message: `unknown field "${field}"` };
   }
   if (error.keyword === 'required') {
     return { pointer: error.instancePath, message: `missing required field "${String(params['missingProperty'])}"` };

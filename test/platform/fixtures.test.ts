@@ -143,6 +143,15 @@ describe('fixture problems in words', () => {
     expect(error.message).toBe('fixtures.json is not a valid fixture file:\n  fixtures.json:2:3 (#/mode): must be one of "extend", "replace"');
   });
 
+  it('an unknown field with ~ or / in its name: an escaped JSON pointer, and the key located', async () => {
+    const text = `{\n  "products": [\n    { "id": "${PRODUCT.id}", "sku": "A", "name": "A", "price": 1, "unit": "T_ITEM",\n      "x/y": 1, "a~b": 2 }\n  ]\n}`;
+    const error = await fixtureErrorOf(text, 'FIXTURE_INVALID');
+    expect(locations(error)).toEqual([
+      ['/products/0/x~1y', 4, 7],
+      ['/products/0/a~0b', 4, 17],
+    ]);
+  });
+
   it('a syntax error keeps the parser error as its cause', async () => {
     const error = await fixtureErrorOf('{"a": }', 'FIXTURE_SYNTAX');
     expect(error.cause).toBeInstanceOf(SyntaxError);
