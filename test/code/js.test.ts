@@ -405,6 +405,18 @@ describe('bridge-literal-range', () => {
   });
 });
 
+describe('reference-missing: the module names of import and export', () => {
+  const missing = (code: string, files: string[] = []) =>
+    scanJs(code, { files }).map(({ ruleId, line, column, data }) => ({ ruleId, at: `${line}:${column}`, data }));
+
+  it('points a dynamic import with a template at the first character of its path, as with quotes', () => {
+    expect(missing('const a = await import(`./lazy.js`);\nconst b = await import(\n  `./later.js`);')).toEqual([
+      { ruleId: 'reference-missing', at: '1:25', data: { reference: './lazy.js', resolved: 'lazy.js' } },
+      { ruleId: 'reference-missing', at: '3:4', data: { reference: './later.js', resolved: 'later.js' } },
+    ]);
+  });
+});
+
 describe('the trigger-word gate', () => {
   it('does not tokenize a file without any of the names the checks need', () => {
     // Unbalanced and unterminated on purpose: it would still give nothing, but it is never read.

@@ -358,11 +358,12 @@ export class JsLexer {
           this.startValue(bytes, i);
           return this.scanString(bytes, i + 1, n);
         case BACKTICK:
+          // The value's position first: the handler reads it as the template's own.
+          this.startValue(bytes, i);
           this.handler.templateStart();
           this.afterToken(T_EXPRESSION, 0, -1);
           this.mode = M_TEMPLATE;
           this.templatePlain = true;
-          this.startValue(bytes, i);
           return this.scanTemplate(bytes, i + 1, n, final);
         case SLASH:
           if (next === SLASH) return this.lineComment(bytes, i, n, final);

@@ -103,7 +103,7 @@ export interface Token {
   plainTemplate(): boolean;
   numberValue(): number;
   line(): number;
-  /** Column of the token's first character (strings: the opening quote). */
+  /** Column of the token's first character (strings and templates: the opening quote or backtick). */
   column(): number;
 }
 

@@ -142,11 +142,11 @@ export class JsWalker implements JsTokenHandler {
   }
 
   line(): number {
-    return this.tokenKind === K_STRING ? this.lexer.stringLine() : this.lexer.fileLine();
+    return this.tokenKind === K_STRING || this.tokenKind === K_TEMPLATE_START ? this.lexer.stringLine() : this.lexer.fileLine();
   }
 
   column(): number {
-    return this.tokenKind === K_STRING ? this.lexer.stringColumn() : this.lexer.fileColumn(this.tokenStart);
+    return this.tokenKind === K_STRING || this.tokenKind === K_TEMPLATE_START ? this.lexer.stringColumn() : this.lexer.fileColumn(this.tokenStart);
   }
 
   /** The text of the current name token, decoded when called (later, if need be). */
