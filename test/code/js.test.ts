@@ -415,6 +415,13 @@ describe('reference-missing: the module names of import and export', () => {
       { ruleId: 'reference-missing', at: '3:4', data: { reference: './later.js', resolved: 'later.js' } },
     ]);
   });
+
+  it('reads past names in quotes to the module name', () => {
+    expect(missing("import { 'a-b' as ab } from './names.js';\nexport { \"c\" as 'd' } from './more.js';")).toEqual([
+      { ruleId: 'reference-missing', at: '1:30', data: { reference: './names.js', resolved: 'names.js' } },
+      { ruleId: 'reference-missing', at: '2:29', data: { reference: './more.js', resolved: 'more.js' } },
+    ]);
+  });
 });
 
 describe('the trigger-word gate', () => {

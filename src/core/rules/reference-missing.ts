@@ -70,8 +70,11 @@ function moduleClause(context: JsRuleContext, isImport: boolean): (token: Token)
       if (afterFrom || (isImport && seen === 1)) {
         const value = token.stringValue();
         if (value !== undefined) reference(context, value, token.line(), token.column() + 1);
+        return false;
       }
-      return false;
+      // A name in quotes (`import { "a-b" as ab } from …`): the module name is still to come.
+      afterFrom = false;
+      return true;
     }
     if (token.kind === K_END || seen > MAX_CLAUSE) return false;
     if (token.kind === K_PUNCT && token.punct === P_SEMI) return false;
