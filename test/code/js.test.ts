@@ -422,6 +422,86 @@ describe('reference-missing: the module names of import and export', () => {
       { ruleId: 'reference-missing', at: '2:29', data: { reference: './more.js', resolved: 'more.js' } },
     ]);
   });
+
+  it('checks every form of static import and export, at the first character of the module name', () => {
+    const code = [
+      "import { a } from './a.js';",
+      "import b from './b.js';",
+      "import './c.js';",
+      "export * from './d.js';",
+      "export { e } from './e.js';",
+      "export * as ns from './f.js';",
+      "import { from } from './g.js'",
+      "import x, * as y from './h.js'",
+      "import './lib/util.js';",
+    ].join('\n');
+    expect(missing(code, ['lib/util.js'])).toEqual([
+      { ruleId: 'reference-missing', at: '1:20', data: { reference: './a.js', resolved: 'a.js' } },
+      { ruleId: 'reference-missing', at: '2:16', data: { reference: './b.js', resolved: 'b.js' } },
+      { ruleId: 'reference-missing', at: '3:9', data: { reference: './c.js', resolved: 'c.js' } },
+      { ruleId: 'reference-missing', at: '4:16', data: { reference: './d.js', resolved: 'd.js' } },
+      { ruleId: 'reference-missing', at: '5:20', data: { reference: './e.js', resolved: 'e.js' } },
+      { ruleId: 'reference-missing', at: '6:22', data: { reference: './f.js', resolved: 'f.js' } },
+      { ruleId: 'reference-missing', at: '7:23', data: { reference: './g.js', resolved: 'g.js' } },
+      { ruleId: 'reference-missing', at: '8:24', data: { reference: './h.js', resolved: 'h.js' } },
+    ]);
+  });
+
+  it('checks a dynamic import of one literal, also with options, and nothing computed', () => {
+    const code = [
+      "const a = await import('./a.js');",
+      "const b = await import('./b.js', { with: { type: 'json' } });",
+      'const c = await import(`./${name}.js`);',
+      "const d = await import('./d.js' + suffix);",
+      'const e = await import(name);',
+      "const f = import.meta.resolve('./f.js');",
+    ].join('\n');
+    expect(missing(code)).toEqual([
+      { ruleId: 'reference-missing', at: '1:25', data: { reference: './a.js', resolved: 'a.js' } },
+      { ruleId: 'reference-missing', at: '2:25', data: { reference: './b.js', resolved: 'b.js' } },
+    ]);
+  });
+
+  it('leaves bare names to an import map, and hands paths and URLs to their own rules', () => {
+    const code = ["import 'vue';", "import 'vue/dist/vue.esm.js';", "import '../up.js';", "import '/root.js';", "import 'https://cdn.example.com/x.js';", "import 'http://cdn.example.com/y.js';"].join('\n');
+    expect(missing(code)).toEqual([
+      { ruleId: 'reference-missing', at: '3:9', data: { reference: '../up.js', escapes: true } },
+      { ruleId: 'reference-root-absolute', at: '4:9', data: { reference: '/root.js' } },
+      { ruleId: 'reference-remote', at: '5:9', data: { reference: 'https://cdn.example.com/x.js', kind: 'script' } },
+      { ruleId: 'reference-insecure', at: '6:9', data: { reference: 'http://cdn.example.com/y.js', kind: 'script' } },
+    ]);
+  });
+
+  it('reads no module name where nothing is loaded', () => {
+    const code = [
+      "export const a = './a.js';",
+      "export default './b.js';",
+      'export default from',
+      "'./c.js';",
+      "export function from() {} './d.js';",
+      "obj.import('./e.js');",
+      "const o = { import: './f.js' };",
+      'export { a };',
+      'from',
+      "'./g.js';",
+    ].join('\n');
+    expect(missing(code)).toEqual([]);
+  });
+
+  it('reports each module once when statements have no semicolons', () => {
+    expect(missing("import x from './x.js'\nimport y from './y.js'\nexport { z } from './z.js'")).toEqual([
+      { ruleId: 'reference-missing', at: '1:16', data: { reference: './x.js', resolved: 'x.js' } },
+      { ruleId: 'reference-missing', at: '2:16', data: { reference: './y.js', resolved: 'y.js' } },
+      { ruleId: 'reference-missing', at: '3:20', data: { reference: './z.js', resolved: 'z.js' } },
+    ]);
+  });
+
+  it('gives up on a clause of more than 2000 tokens before the module name', () => {
+    // `{`, 999 names with 998 commas, `}` and `from`: the module name is the 2001st token.
+    const names = Array.from({ length: 999 }, (_, i) => `n${i}`).join(',');
+    expect(missing(`import {${names}} from './a.js';`).map((hit) => hit.data)).toEqual([{ reference: './a.js', resolved: 'a.js' }]);
+    expect(missing(`import {${names},} from './b.js';`)).toEqual([]);
+  });
 });
 
 describe('the trigger-word gate', () => {

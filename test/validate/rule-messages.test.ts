@@ -433,6 +433,26 @@ describe('a referenced file that the folder has but leaves out: the cause and th
   });
 });
 
+describe('reference-missing', () => {
+  it('says a file is not in the bundle, or that a path climbs out of it, with the place of each', async () => {
+    const page = '<!doctype html><html><body><img src="missing.png" alt="">\n<img src="../outside.png" alt=""><script src="app.js"></script></body></html>';
+    // A file the folder leaves out, so that each finding is also looked up among them.
+    const hits = await findings(writeFolder({ ...goodFiles(), 'index.html': page, '.DS_Store': 'x' }), 'reference-missing');
+    expect(hits).toEqual([
+      {
+        file: 'index.html',
+        message: '"missing.png" refers to missing.png, which is not in the bundle, so it fails to load. Add the file, or correct the path (it is relative to the folder of the file that refers to it).',
+        data: { reference: 'missing.png', resolved: 'missing.png' },
+      },
+      {
+        file: 'index.html',
+        message: '"../outside.png" climbs out of the bundle with ..; everything the tool loads must be inside it. Copy the file into the bundle and refer to it from there.',
+        data: { reference: '../outside.png', escapes: true },
+      },
+    ]);
+  });
+});
+
 it('a referenced symbolic link in a folder: says pack never follows it', async () => {
   const folder = writeFolder({ ...goodFiles(), 'index.html': '<!doctype html><html><body><img src="logo.png" alt=""><script src="app.js"></script></body></html>', 'real.png': 'x' });
   symlinkSync(path.join(folder, 'real.png'), path.join(folder, 'logo.png'));
