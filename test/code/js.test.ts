@@ -294,6 +294,58 @@ describe('unsafe-html', () => {
   ])('silent: %s', (code) => {
     expect(scanJs(code)).toEqual([]);
   });
+
+  it('finds the HTML methods, srcdoc and the document on the global object, at the name of the sink', () => {
+    const code = [
+      'range.createContextualFragment(html);',
+      'el.setHTMLUnsafe(html);',
+      'frame.srcdoc = page;',
+      '(0, document.write)(x); globalThis.document.write(x); self.document.writeln(x);',
+    ].join('\n');
+    expect(scanJs(code).map((hit) => `${hit.ruleId}@${hit.line}:${hit.column} ${hit.data.sink as string}`)).toEqual([
+      'unsafe-html@1:7 createContextualFragment',
+      'unsafe-html@2:4 setHTMLUnsafe',
+      'unsafe-html@3:7 srcdoc',
+      'unsafe-html@4:5 document.write',
+      'unsafe-html@4:25 document.write',
+      'unsafe-html@4:55 document.writeln',
+    ]);
+  });
+
+  it('finds innerHTML and outerHTML given through Object.assign, at the key', () => {
+    const code = "Object.assign(el, { innerHTML: html });\nObject.assign(el, { title: t, outerHTML: html });";
+    expect(scanJs(code).map((hit) => `${hit.ruleId}@${hit.line}:${hit.column} ${hit.data.sink as string}`)).toEqual([
+      'unsafe-html@1:21 innerHTML',
+      'unsafe-html@2:31 outerHTML',
+    ]);
+  });
+
+  it('finds $(…).html(…) and jQuery(…).html(…) only when the bundle ships jQuery', () => {
+    const code = "$('#a').html(x);\njQuery('#b').html(y);";
+    const jquery = { files: ['vendor/jquery-3.7.1.min.js'] };
+    expect(scanJs(code, jquery).map((hit) => `${hit.ruleId}@${hit.line}:${hit.column} ${hit.data.sink as string}`)).toEqual([
+      'unsafe-html@1:9 $(…).html',
+      'unsafe-html@2:14 $(…).html',
+    ]);
+    expect(scanJs(code)).toEqual([]);
+    expect(scanJs("html(x); other('#a').html(x); $('#c').html(); $.html(x);", jquery)).toEqual([]);
+  });
+
+  it.each([
+    'innerHTML = html;',
+    "insertAdjacentHTML('beforeend', html);",
+    'createContextualFragment(html);',
+    'cache.innerHTML.count = n;',
+    'x = el.insertAdjacentHTML;',
+    "Object.assign(el, { innerHTML: '<b>x</b>' });",
+    'window.Object.assign(el, { innerHTML: html });',
+    'obj.assign(el, { innerHTML: html });',
+    'f({ innerHTML: html });',
+    'a.b.document.write(x);',
+    'document.body.write(x);',
+  ])('silent: the script\'s own names, other objects and literals: %s', (code) => {
+    expect(scanJs(code)).toEqual([]);
+  });
 });
 
 describe('bridge-unknown-method', () => {
