@@ -519,3 +519,113 @@ describe('bridge-literal-range: each limit at its edge, with its wording', () =>
     expect(await ranges("await pipeline.quotes.create({ customerName: 'A', lines: [] || more });\n")).toHaveLength(1);
   });
 });
+
+describe('the code rules: their other wordings, and where each finding points', () => {
+  async function found(code: string, ruleId: string, extra: Record<string, string> = {}) {
+    const report = await validateBundle(writeFolder({ ...goodFiles({ ...goodManifest, type: 'standalone' }), 'app.js': code, ...extra }));
+    return report.problems.filter((p) => p.ruleId === ruleId).map((p) => ({ at: `${p.file}:${p.line}:${p.column}`, message: p.message, data: p.data }));
+  }
+  const stillOpens = 'Show the message or question in the page itself (an inline banner, or a <dialog> element).';
+
+  it('dialog-call: alert, confirm and prompt, also through call and apply, and says only alert returns nothing', async () => {
+    const code = "alert.call(window, 'a');\nconfirm.apply(null, ['b']);\nwindow.prompt('c');\nalert.bind(null)('d');\nalert.x.y('e');\nfoo.alert('f');";
+    expect(await found(code, 'dialog-call')).toEqual([
+      { at: 'app.js:1:1', message: `alert() does nothing inside the platform's sandboxed frame: no dialog opens. ${stillOpens}`, data: { name: 'alert' } },
+      { at: 'app.js:2:1', message: `confirm() does nothing inside the platform's sandboxed frame: no dialog opens and the call returns at once. ${stillOpens}`, data: { name: 'confirm' } },
+      { at: 'app.js:3:1', message: `prompt() does nothing inside the platform's sandboxed frame: no dialog opens and the call returns at once. ${stillOpens}`, data: { name: 'prompt' } },
+    ]);
+  });
+
+  it('bridge-unknown-method: the nearest method, the methods of a namespace, or where to look', async () => {
+    const code = 'pipeline.quotes.update(1);\npipeline.quotes();\npipeline.frobnicate.zzz();\nwindow.pipeline.zzzz();';
+    expect(await found(code, 'bridge-unknown-method')).toEqual([
+      {
+        at: 'app.js:1:1',
+        message: 'pipeline.quotes.update does not exist, so the call throws at run time; did you mean pipeline.quotes.create?',
+        data: { method: 'quotes.update', suggestion: 'quotes.create' },
+      },
+      {
+        at: 'app.js:2:1',
+        message:
+          'pipeline.quotes does not exist, so the call throws at run time; quotes is a namespace; its methods are pipeline.quotes.list, pipeline.quotes.create, pipeline.quotes.addLines, pipeline.quotes.addSections.',
+        data: { method: 'quotes', methods: ['quotes.list', 'quotes.create', 'quotes.addLines', 'quotes.addSections'] },
+      },
+      {
+        at: 'app.js:4:1',
+        message: 'pipeline.zzzz does not exist, so the call throws at run time; see the bridge methods in the platform documentation (section 4.2).',
+        data: { method: 'zzzz' },
+      },
+    ]);
+  });
+
+  it('browser-storage: storage taken from the global object by destructuring, and document.cookie', async () => {
+    const code = [
+      'const { localStorage: ls } = window;',
+      'const { sessionStorage: ss } = globalThis.self;',
+      'const { localStorage: x } = obj;',
+      'const { localStorage } = window;',
+      'let c = document.cookie;',
+      'let d = other.cookie;',
+      'let t = document.title;',
+    ].join('\n');
+    expect((await found(code, 'browser-storage')).map((hit) => `${hit.at} ${(hit.data as { api: string }).api}`)).toEqual([
+      'app.js:1:9 localStorage',
+      'app.js:2:9 sessionStorage',
+      'app.js:4:9 localStorage',
+      'app.js:5:9 document.cookie',
+    ]);
+  });
+
+  it('bridge-deprecated: a deprecated method, lineType cost on an object, and productId on an add-line record', async () => {
+    const code = [
+      'pipeline.costItems.list();',
+      "item.lineType = 'cost';",
+      "lineType = 'cost';",
+      "const r = { lineType: 'cost' };",
+      "const s = { lineType: 'job' };",
+      "pipeline.quotes.addLines([{ productId: 'p', qty: 1, unitPrice: 2 }]);",
+      "const rec = { productId: 'p', qty: 1, unitPrice: 2 };",
+      "const rec2 = { productId: 'p', qty: 1 };",
+    ].join('\n');
+    const cost = "lineType: 'cost' is deprecated (still supported, but superseded): use lineType: 'jobcost' instead.";
+    const productId = "productId on an add-line record is deprecated (kept for tools of SDK 2.1.2 and earlier). Send the product's GUID as linkedItemId with lineType: 'product'.";
+    expect((await found(code, 'bridge-deprecated')).map((hit) => `${hit.at} ${hit.message}`)).toEqual([
+      'app.js:1:1 costItems.list is deprecated (still supported, but superseded): use jobCostTemplates.list instead.',
+      `app.js:2:6 ${cost}`,
+      `app.js:4:13 ${cost}`,
+      `app.js:6:29 ${productId}`,
+      `app.js:7:15 ${productId}`,
+    ]);
+  });
+
+  it('reference-remote and reference-root-absolute: a stylesheet or a script, and a path with no file to suggest', async () => {
+    const page =
+      '<!doctype html><html><head><link rel="stylesheet" href="https://cdn.example.com/a.css"><script src="https://cdn.example.com/a.js"></script></head><body><script src="/lib/x.js"></script><script src="app.js"></script></body></html>';
+    const remote = (kind: string, url: string) =>
+      `The ${kind} "${url}" is loaded from another site each time the tool opens: the tool then depends on that site being up and unchanged, breaks offline, and runs code the marketplace never reviewed. Download it into the bundle and refer to it by a relative path.`;
+    expect((await found('', 'reference-remote', { 'index.html': page })).map((hit) => hit.message)).toEqual([
+      remote('stylesheet', 'https://cdn.example.com/a.css'),
+      remote('script', 'https://cdn.example.com/a.js'),
+    ]);
+    expect((await found('', 'reference-root-absolute', { 'index.html': page })).map((hit) => hit.message)).toEqual([
+      `"/lib/x.js" starts with /, which inside the host means the host's own site, not the bundle, so it will not load. Write the path relative to this file.`,
+    ]);
+  });
+
+  it('unknown-disable-directive: a locked rule, a misspelt rule, and a name far from any rule', async () => {
+    const code = '// pipeline-tool-disable-next-line file-type\nx();\n// pipeline-tool-disable-next-line dialog-cal\nx();\n// pipeline-tool-disable-next-line zzzzzzzz\nx();';
+    expect((await found(code, 'unknown-disable-directive')).map((hit) => `${hit.at} ${hit.message}`)).toEqual([
+      `app.js:1:1 pipeline-tool-disable-next-line names "file-type", a locked rule (a marketplace limit or the archive's integrity): the platform enforces it whatever the comment says, so it silences nothing. Fix the problem instead.`,
+      'app.js:3:1 pipeline-tool-disable-next-line names "dialog-cal", which is not a rule, so it silences nothing; did you mean "dialog-call"?',
+      'app.js:5:1 pipeline-tool-disable-next-line names "zzzzzzzz", which is not a rule, so it silences nothing. Run `pipeline-tool rules` to list them.',
+    ]);
+  });
+
+  it('bridge-tool-type: says when the manifest has no "type" at all', async () => {
+    const { type: _type, ...untyped } = goodManifest;
+    const report = await validateBundle(writeFolder({ ...goodFiles(untyped), 'app.js': 'pipeline.quotes.addLines([]);' }));
+    expect(report.problems.filter((p) => p.ruleId === 'bridge-tool-type').map((p) => p.message)).toEqual([
+      'pipeline.quotes.addLines only works in a quoting_extension, but manifest.json has no "type", so the host treats the tool as standalone; the host rejects the call with an error. Set "type" to "quoting_extension" if the tool is opened from a quote, or use pipeline.quotes.create to make a new quote.',
+    ]);
+  });
+});
