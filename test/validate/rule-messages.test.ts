@@ -1,6 +1,7 @@
 import { symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { rules } from '../../src/core/rules/index.js';
 import { validateBundle } from '../../src/core/validate.js';
 import { goodEntries, goodFiles, goodManifest, writeFolder, writeZip } from '../helpers/bundles.js';
 
@@ -627,5 +628,59 @@ describe('the code rules: their other wordings, and where each finding points', 
     expect(report.problems.filter((p) => p.ruleId === 'bridge-tool-type').map((p) => p.message)).toEqual([
       'pipeline.quotes.addLines only works in a quoting_extension, but manifest.json has no "type", so the host treats the tool as standalone; the host rejects the call with an error. Set "type" to "quoting_extension" if the tool is opened from a quote, or use pipeline.quotes.create to make a new quote.',
     ]);
+  });
+});
+
+describe('the archive rules: each wording, from the data the zip reader gives', () => {
+  // The reader's tests (zip-structure, zip-reader) pin the data; these pin the words made from it.
+  const message = (id: string, data: object, file?: string) => rules.find((rule) => rule.id === id)!.message(data, file);
+
+  it('archive-ambiguous-end: a Zip64 locator look-alike, and a second end record before the real one or inside its comment', () => {
+    expect(message('archive-ambiguous-end', { offset: 100, end: 200, locator: true })).toBe(
+      "The 20 bytes before the end-of-archive record (offset 100) look like a Zip64 locator, though the archive is not Zip64 (an entry's comment or other data ends there). Python's zipfile and yauzl take them for one and fail. Build the bundle again without comments, for example with `pipeline-tool pack`.",
+    );
+    const rest = 'Readers that scan from the end of the file can take either, and then list different entries. Build the bundle again without an archive comment, for example with `pipeline-tool pack`.';
+    expect(message('archive-ambiguous-end', { offset: 222, end: 200 })).toBe(`Besides the end-of-archive record at offset 200, another end-of-archive signature sits at offset 222, inside the archive comment. ${rest}`);
+    expect(message('archive-ambiguous-end', { offset: 150, end: 200 })).toBe(`Besides the end-of-archive record at offset 200, another end-of-archive signature sits at offset 150. ${rest}`);
+  });
+
+  it('archive-extra-field: names the central directory record or the local header', () => {
+    const rest = "extra field 0x5455 declares 9 bytes where only 5 remain. Python's zipfile refuses such an entry and other readers skip the rest; build the bundle again.";
+    expect(message('archive-extra-field', { where: 'central', id: '0x5455', declared: 9, available: 5 })).toBe(`In the entry's central directory record, ${rest}`);
+    expect(message('archive-extra-field', { where: 'local', id: '0x5455', declared: 9, available: 5 })).toBe(`In the entry's local header, ${rest}`);
+  });
+
+  it('archive-hidden-data and archive-overlap: the central directory by name, an entry in quotes', () => {
+    const hidden = 'belong to no entry. Hidden data is read by some tools and not others; build the bundle again.';
+    expect(message('archive-hidden-data', { offset: 0, bytes: 20, after: 'the central directory' })).toBe(`20 bytes at offset 0, after the central directory, ${hidden}`);
+    expect(message('archive-hidden-data', { offset: 300, bytes: 7, after: 'index.html' })).toBe(`7 bytes at offset 300, after "index.html", ${hidden}`);
+    const overlap = 'at offset 40. Overlapping entries are how zip bombs multiply their size; no zip tool writes them. Build the bundle again.';
+    expect(message('archive-overlap', { other: 'the central directory', offset: 40 })).toBe(`This entry overlaps the central directory ${overlap}`);
+    expect(message('archive-overlap', { other: 'a.js', offset: 40 })).toBe(`This entry overlaps "a.js" ${overlap}`);
+  });
+
+  it('archive-header-mismatch lists the fields; archive-entry-count says when entries hide from the count', () => {
+    expect(message('archive-header-mismatch', { fields: ['name', 'crc'] })).toBe(
+      "The entry's local header disagrees with the central directory on: name, crc. Readers that trust one or the other would extract different things; build the bundle again.",
+    );
+    expect(message('archive-entry-count', { claimed: 3, found: 5 })).toBe('The archive claims 3 entries but its directory holds 5; readers that trust the count miss the hidden ones. Build the bundle again.');
+  });
+
+  it('path-unicode-mismatch: a field that names another file, and a stale one', () => {
+    expect(message('path-unicode-mismatch', { other: 'b.js', crcMatches: true }, 'a.js')).toBe(
+      'The header names this entry "a.js" but its Unicode Path field names it "b.js": extractors that read the field (7-Zip, Info-ZIP unzip, yauzl) write one file, the others another. Build the bundle again with `pipeline-tool pack`, which writes one name.',
+    );
+    expect(message('path-unicode-mismatch', { other: 'b.js', crcMatches: false }, 'a.js')).toBe(
+      "A stale Unicode Path field (its checksum does not match the header's name) names this entry \"b.js\": readers that follow the specification ignore it, older ones use it and write another file. Build the bundle again with `pipeline-tool pack`.",
+    );
+  });
+
+  it('archive-unsupported: the version needed, a known feature, and an unknown one by its name', () => {
+    const version = 'to extract; stored and deflated files need 2.0. Info-ZIP unzip skips such entries and Python refuses them. Build the bundle again, for example with `pipeline-tool pack`.';
+    expect(message('archive-unsupported', { feature: 'version-needed', version: '6.3' })).toBe(`The archive says this entry needs zip version 6.3 ${version}`);
+    expect(message('archive-unsupported', { feature: 'version-needed' })).toBe(`The archive says this entry needs zip version ? ${version}`);
+    const plain = 'Build a plain single-file zip, for example with `pipeline-tool pack`.';
+    expect(message('archive-unsupported', { feature: 'multi-disk' })).toBe(`The archive is split across several files (a multi-part archive). ${plain}`);
+    expect(message('archive-unsupported', { feature: 'strange' })).toBe(`The archive uses strange. ${plain}`);
   });
 });
