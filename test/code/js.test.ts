@@ -455,6 +455,27 @@ describe('bridge-literal-range', () => {
   it('only looks at whole literals', () => {
     expect(scanJs(create('{ qty: 0.5 * n, unitPrice: x ? -1 : 1, taxRate: rate }'))).toEqual([]);
   });
+
+  it('holds each field to its own range in each method', () => {
+    // quotes.create does not check discountPercent; quotes.addLines sets no upper bound on qty, unitPrice or taxRate.
+    expect(scanJs(create('{ qty: 1, unitPrice: 1, taxRate: 0.1, discountPercent: -5 }'))).toEqual([]);
+    expect(scanJs('pipeline.quotes.addLines([{ qty: 150, unitPrice: 500, taxRate: 2, discountPercent: 0 }]);')).toEqual([]);
+    expect(scanJs(create('{ qty: 1, unitPrice: 1, taxRate: -0.5 }')).map((h) => h.data)).toEqual([
+      { method: 'quotes.create', field: 'taxRate', value: -0.5, allowed: 'a fraction from 0 to 1' },
+    ]);
+  });
+
+  it('looks only inside quotes.create and quotes.addLines, and outside them only at discountPercent', () => {
+    expect(scanJs("pipeline.customers.list({ qty: 0, unitPrice: -1 });\npipeline.quotes.list({ qty: 0, lines: [] });")).toEqual([]);
+    expect(scanJs('const draft = { lines: [] };\nrows.push({ qty: 0, unitPrice: -1, taxRate: -1 });')).toEqual([]);
+  });
+
+  it('counts only the lines array: once, by its own commas, and not at all with a spread', () => {
+    expect(scanJs('pipeline.quotes.create({ lines: [], tags: [] });').map((h) => [h.data.field, h.data.value])).toEqual([['lines', 0]]);
+    const members = Array.from({ length: 200 }, (_, i) => `row${i}.line`).join(', ');
+    expect(scanJs(`pipeline.quotes.create({ lines: [${members}] });`)).toEqual([]);
+    expect(scanJs(`pipeline.quotes.create({ lines: [...base, ${members}] });`)).toEqual([]);
+  });
 });
 
 describe('reference-missing: the module names of import and export', () => {
