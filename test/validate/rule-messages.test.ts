@@ -2,6 +2,7 @@ import { symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rules } from '../../src/core/rules/index.js';
+import { leftOutCause } from '../../src/core/rules/left-out-cause.js';
 import { validateBundle } from '../../src/core/validate.js';
 import { goodEntries, goodFiles, goodManifest, writeFolder, writeZip } from '../helpers/bundles.js';
 
@@ -682,5 +683,66 @@ describe('the archive rules: each wording, from the data the zip reader gives', 
     const plain = 'Build a plain single-file zip, for example with `pipeline-tool pack`.';
     expect(message('archive-unsupported', { feature: 'multi-disk' })).toBe(`The archive is split across several files (a multi-part archive). ${plain}`);
     expect(message('archive-unsupported', { feature: 'strange' })).toBe(`The archive uses strange. ${plain}`);
+  });
+});
+
+describe('the manifest rules point at the key whose value they judge', () => {
+  async function places(manifest: object) {
+    const report = await validateBundle(withManifest(manifest));
+    return report.problems.map((p) => `${p.ruleId} ${p.file}:${p.line}:${p.column}`);
+  }
+
+  it('shortName, type, version, description and entry, each on its own line', async () => {
+    const manifest = { name: 'Kit', shortName: 'Kitchen', type: 'quoting-extension', version: 'v1.2', description: 'One. Two.', entry: 'main.html' };
+    const middle = ['manifest-tool-type manifest.json:4:3', 'manifest-version manifest.json:5:3', 'manifest-description manifest.json:6:3'];
+    expect(await places(manifest)).toEqual(['manifest-short-name manifest.json:3:3', ...middle, 'manifest-entry-missing manifest.json:7:3']);
+    expect(await places({ ...manifest, shortName: 'x'.repeat(30), entry: 'C:\\x.html' })).toEqual([
+      'manifest-short-name manifest.json:3:3',
+      ...middle,
+      'manifest-entry-path manifest.json:7:3',
+    ]);
+  });
+
+  it('manifest-bom: at the first character, also when the JSON after the mark is broken', async () => {
+    const report = await validateBundle(writeFolder({ ...goodFiles(), 'manifest.json': '\ufeff{"name": ' }));
+    expect(report.problems.filter((p) => p.ruleId === 'manifest-bom').map((p) => `${p.file}:${p.line}:${p.column}`)).toEqual(['manifest.json:1:1']);
+  });
+
+  it('manifest-encoding names manifest.json', async () => {
+    const report = await validateBundle(writeFolder({ ...goodFiles(), 'manifest.json': Buffer.from([0x7b, 0xff, 0x7d]) }));
+    expect(report.problems.filter((p) => p.ruleId === 'manifest-encoding').map((p) => p.file)).toEqual(['manifest.json']);
+  });
+});
+
+describe('more of what the manifest rules read', () => {
+  it('manifest-short-name compares with the name without its surrounding spaces', async () => {
+    expect((await findings(withManifest({ ...goodManifest, name: '  Kit  ', shortName: 'Kitch' }), 'manifest-short-name')).map((hit) => hit.data)).toEqual([
+      { reason: 'longer-than-name', length: 5, limit: 24 },
+    ]);
+  });
+
+  it('manifest-version suggests the pre-release it reads, and not from a "v" inside the value', async () => {
+    expect((await findings(withManifest({ ...goodManifest, version: '1.2-dev' }), 'manifest-version')).map((hit) => hit.message)).toEqual([
+      '"version" is "1.2-dev", which is not a SemVer version like 1.2.0; write "1.2.0-dev".',
+    ]);
+  });
+
+  it('manifest-entry-path: a colon after the first segment is an unsafe name, not a URL; a blank entry is left to manifest-empty-field', async () => {
+    expect((await findings(withManifest({ ...goodManifest, entry: 'pages/x:y.html' }), 'manifest-entry-path')).map((hit) => hit.message)).toEqual([
+      '"entry" is "pages/x:y.html": it is not a safe path: it contains a character Windows forbids in names (< > : " | ? *).',
+    ]);
+    expect(await findings(withManifest({ ...goodManifest, entry: '  ' }), 'manifest-entry-path')).toEqual([]);
+  });
+});
+
+describe('leftOutCause: the reasons a folder reader never gives, and the wordings without a detail', () => {
+  it.each([
+    [{ path: 'pipe', kind: 'other', reason: 'not-regular' }, 'it is not a regular file. Put a regular file there.'],
+    [{ path: 'tool.zip', kind: 'file', reason: 'output-zip' }, 'it is the zip pack writes. Refer to the files inside it instead.'],
+    [{ path: 'a.png', kind: 'file', reason: 'ignored' }, 'it matches a pattern in .pipelineignore. Change that pattern, or stop referring to the file.'],
+    [{ path: '.x', kind: 'file', reason: 'dot-file' }, 'it is a hidden file, which never ships. Rename it.'],
+    [{ path: 'a.JPEG', kind: 'file', reason: 'file-type', detail: '.jpeg' }, '`.jpeg` is not accepted by the marketplace. Rename it to .jpg.'],
+  ])('%j', (entry, message) => {
+    expect(leftOutCause(entry as Parameters<typeof leftOutCause>[0])).toBe(message);
   });
 });

@@ -68,6 +68,8 @@ describe('manifest-description counts sentences as a reader would', () => {
     ['Estimates kitchens. Also bathrooms.', 2],
     ['Estimates kitchens! Bathrooms too? Yes.', 3],
     ['Ends with a stop... Then more.', 2],
+    ['Plan A? Then B.', 2],
+    ['Plan A... Then B.', 2],
   ])('%j reads as %i', async (description, expected) => {
     expect(await sentencesIn(description)).toBe(expected);
   });
