@@ -577,6 +577,31 @@ describe('reference-missing: the module names of import and export', () => {
   });
 });
 
+describe('the bridge and storage rules: what they leave alone', () => {
+  const found = (code: string) => scanJs(code).map((h) => `${h.ruleId}@${h.line}:${h.column} ${JSON.stringify(h.data)}`);
+
+  it('browser-storage: an arrow parameter, another object\'s cookie, destructuring of anything but the global object', () => {
+    expect(found('items.map(localStorage => localStorage);')).toEqual([]);
+    expect(found('document.body.cookie = 1;')).toEqual([]);
+    expect(found('const { title: t } = window;\nconst { localStorage: x } = window.myStore;\nconst { localStorage: ls } = window;')).toEqual([
+      'browser-storage@3:9 {"api":"localStorage"}',
+    ]);
+  });
+
+  it("bridge-deprecated: only lineType takes 'cost' as deprecated, and only a literal; other assignments are not lineType", () => {
+    expect(found("const r = { qty: 'cost', unitPrice: 'cost', productId: 'cost' };")).toEqual(['bridge-deprecated@1:45 {"use":"productId"}']);
+    expect(found("const r = { lineType: kind };\npipeline.mode = 'cost';\nlineType.label = 'cost';")).toEqual([]);
+  });
+
+  it('bridge-unknown-method: a bare pipeline counts only with a bridge-like name; a call of an alias itself says nothing', () => {
+    expect(found('pipeline.frob();\npipeline.version();\nconst p = pipeline.quotes; p();')).toEqual([]);
+    expect(found('pipeline.addLines();\npipeline.costItems();')).toEqual([
+      'bridge-unknown-method@1:1 {"method":"addLines","suggestion":"quotes.addLines"}',
+      'bridge-unknown-method@2:1 {"method":"costItems","methods":["costItems.list"]}',
+    ]);
+  });
+});
+
 describe('the trigger-word gate', () => {
   it('does not tokenize a file without any of the names the checks need', () => {
     // Unbalanced and unterminated on purpose: it would still give nothing, but it is never read.
