@@ -38,7 +38,7 @@ export async function openRandomAccess(path: string, limits: ReadLimits = LIMITS
     size,
     async read(offset, length) {
       const start = Math.min(Math.max(0, offset), size);
-      const end = Math.min(start + Math.max(0, length), size);
+      const end = Math.max(start, Math.min(offset + Math.max(0, length), size));
       if (start >= windowStart && end <= windowStart + window.length) return window.subarray(start - windowStart, end - windowStart);
       if (end - start > limits.window) return readRange(handle, start, end - start);
       // A new buffer each time: slices of the old window may still be in use.
