@@ -389,6 +389,7 @@ describe('bridge-unknown-method', () => {
       'pipeline.taskTemplates.list(); pipeline.jobCostTemplates.list(); pipeline.jobs.list();',
       'pipeline.quotes.list(); pipeline.settings.get("a"); pipeline.settings.set("a", 1);',
       'if (pipeline.quotes.addSections) {} const v = pipeline.version.split(".");',
+      'const [major] = window.pipeline.version.split("."); window.pipeline.version.startsWith("1");',
     ].join('\n');
     expect(scanJs(code)).toEqual([]);
   });

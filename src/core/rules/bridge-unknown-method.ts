@@ -18,7 +18,8 @@ const js: JsDetector = {
       const { namespace, method, qualified } = call;
       const twoParts = method !== undefined;
       if (twoParts && isMethod(qualified)) return;
-      if (!twoParts && PROPERTIES.includes(namespace)) return;
+      // `pipeline.version` is a string: `pipeline.version.split(…)` calls a string's method.
+      if (PROPERTIES.includes(namespace)) return;
       // `e(…)` where `e` once held the bridge: minified code reuses names, so this says nothing.
       if (call.root === ROOT_ALIAS && call.afterAlias === 0) return;
       if (call.root !== ROOT_GLOBAL) {
