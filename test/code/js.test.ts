@@ -442,6 +442,15 @@ describe('bridge-literal-range', () => {
     expect(scanJs('pipeline.quotes.create({ lines: [...many, extra] });')).toEqual([]);
   });
 
+  it('counts a hole in the lines array as a line, as its length does', () => {
+    const line = '{ qty: 1, unitPrice: 1, taxRate: 0 }';
+    const holes = `${line}, , ${Array.from({ length: 199 }, () => line).join(', ')}`; // length 201
+    expect(scanJs(create(holes)).map((h) => h.data.value)).toEqual([201]);
+    expect(scanJs(create(`${','.repeat(200)} ${line}`)).map((h) => h.data.value)).toEqual([201]);
+    expect(scanJs(create(','))).toEqual([]); // [,] has length 1
+    expect(scanJs(create(`${line},,`))).toEqual([]); // length 2
+  });
+
   it('checks addLines records, and discountPercent in records built elsewhere', () => {
     expect(scanJs('pipeline.quotes.addLines([{ qty: -1, unitPrice: -2, taxRate: -0.1, discountPercent: 120 }]);').map((h) => h.data.field)).toEqual([
       'qty',

@@ -97,7 +97,7 @@ function countLines(context: JsRuleContext, property: Property): void {
         return false;
       }
       if (token.punct === P_COMMA) {
-        if (item) count++;
+        count++; // a comma ends an item, or a hole: `[a, , b]` has three
         item = false;
         return true;
       }
