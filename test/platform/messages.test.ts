@@ -142,7 +142,7 @@ describe('quotes.addLines: problems', () => {
 
   it('sections: not objects, blank names, options that are not an object', async () => {
     const { platform } = makePlatform();
-    expect(await problemTexts(platform.sdk.quotes.addSections([null as never, { name: '   ' }, { name: 7 as never }, {}]), 'BATCH_REJECTED')).toEqual([
+    expect(await problemTexts(platform.sdk.quotes.addSections([null as never, { name: '   ' }, { name: 7 as never }, {} as never]), 'BATCH_REJECTED')).toEqual([
       'sections[0]: must be a section object, got null [INVALID_TYPE]',
       'sections[1].name: is "   "; a declared section needs a name [BLANK_SECTION_NAME]',
       'sections[2].name: must be a string, got 7 [INVALID_TYPE]',
