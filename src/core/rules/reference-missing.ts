@@ -78,8 +78,9 @@ function moduleClause(context: JsRuleContext, isImport: boolean): (token: Token)
     }
     if (token.kind === K_END || seen > MAX_CLAUSE) return false;
     if (token.kind === K_PUNCT && token.punct === P_SEMI) return false;
-    // `export const …`, `export default …`, `export function …`: nothing is loaded.
-    if (!isImport && seen === 1 && token.kind === K_NAME && token.word !== W.as) return false;
+    // `export const …`, `export default …`, `export function …`: nothing is loaded. (Only `*` and
+    // `{` start an `export … from`; no name can.)
+    if (!isImport && seen === 1 && token.kind === K_NAME) return false;
     afterFrom = token.kind === K_NAME && token.word === W.from;
     return true;
   };
