@@ -23,7 +23,7 @@ const loadSemver = () =>
 /** Strict SemVer 2.0: what semver parses, written exactly as it would print it back. */
 export function isStrictSemver(value: string): boolean {
   if (PLAIN_VERSION.test(value)) return true;
-  const parsed = loadSemver().parse(value, { loose: false });
+  const parsed = loadSemver().parse(value); // strict unless asked to be loose
   if (!parsed) return false;
   const canonical = parsed.version + (parsed.build.length > 0 ? `+${parsed.build.join('.')}` : '');
   return canonical === value;
