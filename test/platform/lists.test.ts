@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OTHER_TENANT_ID } from '../../src/platform/index.js';
+import { DEFAULT_FIXTURES, OTHER_TENANT_ID } from '../../src/platform/index.js';
 import { makePlatform, problemsOf, rejectionOf, warningCodes } from './helpers.js';
 
 describe('paging (decisions.md list defaults)', () => {
@@ -198,6 +198,23 @@ describe('list options: what is known where, and ties', () => {
     await platform.sdk.taskTemplates.list({ codes: ['T_TILING'] });
     await platform.sdk.jobCostTemplates.list({ page: 1, pageSize: 2 });
     expect(warnings).toEqual([]);
+  });
+
+  it('the other lists know page and pageSize', async () => {
+    const { platform, warnings } = makePlatform();
+    await platform.sdk.customers.list({ page: 1, pageSize: 2 });
+    expect(warnings).toEqual([]);
+  });
+
+  it('job cost templates of the same code keep the order the fixtures give them', async () => {
+    const jobCostTemplates = [
+      ...DEFAULT_FIXTURES.jobCostTemplates,
+      { id: '50000000-0000-4000-8000-0000000000a1', code: 'TRAVEL', name: 'Travel (second)', type: 'T_EXPENSE' as const },
+      { id: '50000000-0000-4000-8000-0000000000a2', code: 'TRAVEL', name: 'Travel (third)', type: 'T_EXPENSE' as const },
+    ];
+    const { platform } = makePlatform({ fixtures: { ...DEFAULT_FIXTURES, jobCostTemplates } });
+    const { items } = await platform.sdk.jobCostTemplates.list({ codes: ['TRAVEL'] });
+    expect(items.map((t) => t.name)).toEqual(['Travel', 'Travel (second)', 'Travel (third)']);
   });
 
   it('quotes of the same moment: the one added last comes first', async () => {
