@@ -67,6 +67,17 @@ describe('unknown method names', () => {
     );
     expect(describeUnknownMethod('nothing.here', methods)).toBe('nothing.here is not a bridge method.');
   });
+
+  it('a near spelling of any method wins over the namespace the name starts with', () => {
+    const methods = listSdkMethods('2.5.0');
+    expect(describeUnknownMethod('jobs.customers.list', methods)).toBe('jobs.customers.list is not a bridge method. Did you mean customers.list? (jobs has list)');
+  });
+
+  it('of namespace members equally far away, the first listed is offered', () => {
+    const methods = listSdkMethods('2.5.0');
+    // Edit distance 8 to both get and set.
+    expect(describeUnknownMethod('settings.abcdefgh', methods)).toBe('settings.abcdefgh is not a bridge method. Did you mean settings.get? (settings has get, set)');
+  });
 });
 
 describe('suppliers', () => {
