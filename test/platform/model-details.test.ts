@@ -94,6 +94,14 @@ describe('suppliers', () => {
     ]);
   });
 
+  it('quotes.addLines ignores letter case by lower case: STRASSE is not the supplier Straße', async () => {
+    const suppliers = [...DEFAULT_FIXTURES.suppliers, { id: '60000000-0000-4000-8000-0000000000c3', reference: 'STRASSE-1', name: 'Straße' }];
+    const { platform, warnings } = makePlatform({ fixtures: { ...DEFAULT_FIXTURES, suppliers } });
+    await platform.sdk.quotes.addLines([line({ supplierRef: 'strasse-1' }), line({ supplierRef: 'STRASSE' })]);
+    expect(platform.editorView().blocks[0]!.lines.map((l) => l.supplierRef)).toEqual(['STRASSE-1', 'T_SELF']);
+    expect(warningCodes(warnings)).toEqual([['lines[1].supplierRef', 'SUPPLIER_NOT_RESOLVED']]);
+  });
+
   it('a blank supplierRef is no supplier and draws no warning', async () => {
     const { platform, warnings } = makePlatform();
     await platform.sdk.quotes.addLines([line({ supplierRef: ' \t ' })]);
