@@ -143,6 +143,16 @@ describe('fixture problems in words', () => {
     expect(error.message).toBe('fixtures.json is not a valid fixture file:\n  fixtures.json:2:3 (#/mode): must be one of "extend", "replace"');
   });
 
+  it('a file nested deeper than the scanner follows still has its problems, without line and column', async () => {
+    const deep = `${'['.repeat(600)}${']'.repeat(600)}`;
+    const error = await fixtureErrorOf(`{ "mode": "merge", "deep": ${deep} }`, 'FIXTURE_INVALID');
+    expect(locations(error)).toEqual([
+      ['/deep', null, null],
+      ['/mode', null, null],
+    ]);
+    expect(error.message.split('\n')[1]).toBe('  fixtures.json (#/deep): unknown field "deep"');
+  });
+
   it('an unknown field with ~ or / in its name: an escaped JSON pointer, and the key located', async () => {
     const text = `{\n  "products": [\n    { "id": "${PRODUCT.id}", "sku": "A", "name": "A", "price": 1, "unit": "T_ITEM",\n      "x/y": 1, "a~b": 2 }\n  ]\n}`;
     const error = await fixtureErrorOf(text, 'FIXTURE_INVALID');
