@@ -293,6 +293,14 @@ describe('broken fixture files', () => {
     expect(error.message).toBe(`fixtures.json:1:7: ${error.problems[0]!.message}`);
   });
 
+  it('a FixtureError built by hand with several problems of another kind puts one on each line, unindented', () => {
+    const problems = [
+      { pointer: '', line: 1, column: 2, message: 'first' },
+      { pointer: '/a', line: null, column: null, message: 'second' },
+    ];
+    expect(new FixtureError('FIXTURE_UNREADABLE', 'f.json', problems).message).toBe('f.json:1:2: first\nf.json (#/a): second');
+  });
+
   describe('apiKeys', () => {
     it('keeps the built-in key and adds or replaces keys by their text in extend mode; replace mode keeps only the file\'s', async () => {
       const limited = { key: 'reports-key-001', scopes: ['GET /api/v1/quotes', 'GET /api/v1/quotes/{id}'], rateLimit: { requests: 3, windowSeconds: 2 } };
