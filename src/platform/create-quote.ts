@@ -98,7 +98,7 @@ export function readLineNumbers(reader: RecordReader, checks: CallChecks, taxRat
   // A negative rate is no fraction at all; the spec lists no such failure, but no platform could
   // take it either, so the stricter reading rejects it.
   const taxRate = taxRateDefault === undefined ? reader.requiredNumber('taxRate', { min: 0 }) : (reader.optionalNumber('taxRate', { min: 0 }) ?? taxRateDefault);
-  if (qty === undefined || unitPrice === undefined || taxRate === undefined || taxRate === null) return undefined;
+  if (qty === undefined || unitPrice === undefined || taxRate === undefined) return undefined;
   if (taxRate > 1) {
     const fraction = decimalToNumber(percentToFraction(decimalOf(taxRate)));
     checks.warn('TAX_RATE_LOOKS_LIKE_PERCENT', reader.at('taxRate'), `is ${taxRate}, which quotes.create takes as a fraction (${taxRate} × 100%); for ${taxRate}% send ${fraction}`);
