@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BridgeCreateQuoteRequest, BridgeQuoteLineRequest } from '../../src/bridge/types.js';
-import { DEFAULT_FIXTURES } from '../../src/platform/index.js';
+import { DEFAULT_FIXTURES, OTHER_TENANT_ID } from '../../src/platform/index.js';
 import { makePlatform, problemsOf, rejectionOf, warningCodes } from './helpers.js';
 
 const quoteLine = (changes: Partial<Record<keyof BridgeQuoteLineRequest, unknown>> = {}) =>
@@ -280,6 +280,15 @@ describe('quotes.create customers: details', () => {
   it('a REST quote is for the customer it names, not the first of the tenant', () => {
     const { platform } = makePlatform();
     const li = '10000000-0000-4000-8000-000000000004';
+    const quote = platform.createApiQuote({ customerId: li, lines: [{ skuId: '20000000-0000-4000-8000-000000000010', qty: 1, unitPrice: 1 }] });
+    expect(quote).toMatchObject({ customerId: li, customerName: 'Li Wei' });
+    expect(platform.createdQuotes()[0]).toMatchObject({ customerEmail: 'li.wei@example.com', customerPhone: '+64 22 555 0104' });
+  });
+
+  it("a REST quote is for the tenant's own customer even when another tenant's row, listed first, has the same id", () => {
+    const li = '10000000-0000-4000-8000-000000000004';
+    const twin = { id: li, name: 'Twin', email: 'twin@othertenant.example', phone: '', tenantId: OTHER_TENANT_ID };
+    const { platform } = makePlatform({ fixtures: { ...DEFAULT_FIXTURES, customers: [twin, ...DEFAULT_FIXTURES.customers] } });
     const quote = platform.createApiQuote({ customerId: li, lines: [{ skuId: '20000000-0000-4000-8000-000000000010', qty: 1, unitPrice: 1 }] });
     expect(quote).toMatchObject({ customerId: li, customerName: 'Li Wei' });
     expect(platform.createdQuotes()[0]).toMatchObject({ customerEmail: 'li.wei@example.com', customerPhone: '+64 22 555 0104' });
