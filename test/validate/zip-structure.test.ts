@@ -184,6 +184,7 @@ describe('Zip64 end records', () => {
     const failed = corrupt('the Zip64 locator points to offset 3, where there is no Zip64 end record');
     expect(await zipFindings(good(), { claimedCount: 0xffff, zip64: { sentinels: false, recordOffset: 3 } })).toEqual([failed]);
     expect(await zipFindings(good(), { cdOffset: MARK, zip64: { sentinels: false, recordOffset: 3 } })).toEqual([failed]);
+    expect(await zipFindings(good(), { cdSize: MARK, zip64: { sentinels: false, recordOffset: 3 } })).toEqual([failed]);
   });
 
   it('names the field on which the two end records disagree, with both values', async () => {
@@ -217,6 +218,8 @@ describe('disk fields', () => {
     expect(await zipFindings(good(), { disk: 1, cdDisk: 2 })).toEqual([garbage(1, 2, 4, 4)]);
     expect(await zipFindings(good(), { disk: 1, entriesOnDisk: 5 })).toEqual([garbage(1, 1, 5, 4)]);
     expect(await zipFindings(good(), { cdDisk: 1 })).toEqual([garbage(0, 1, 4, 4)]);
+    // Either way nothing is listed: the parts before this one hold entries that are not here.
+    for (const archive of [{ disk: 1, cdDisk: 0 }, { cdDisk: 1 }]) expect(await opened(buildZip(good(), archive), (source) => source.entries)).toEqual([]);
   });
 
   it("the Zip64 locator's disk count: at most one for a single archive, one past the last disk for a split one", async () => {
@@ -484,13 +487,19 @@ describe('data descriptors', () => {
     ]);
   });
 
-  it('a descriptor that lies past the end of the file', async () => {
-    const bytes = buildZip(plus({ name: 'a.js', data: 'x', method: 0, descriptor: { signature: false } }));
-    const record = bytes.lastIndexOf(Buffer.from('PK\x01\x02'));
-    const dataStart = bytes.readUInt32LE(record + 42) + 30 + 4;
-    // The data reaches to 5 bytes before the end: no room for the 12 bytes of a descriptor.
-    bytes.writeUInt32LE(bytes.length - 5 - dataStart, record + 20);
-    expect(await findingsOf(bytes)).toContainEqual(truncated('a data descriptor lies past the end of the file', 'a.js'));
+  it('a descriptor that lies past the end of the file, even too close to it for a signature', async () => {
+    // The data reaches to 5 or 2 bytes before the end: no room for the 12 bytes of a descriptor,
+    // and with 2 not even for the optional signature.
+    for (const left of [5, 2]) {
+      const bytes = buildZip(plus({ name: 'a.js', data: 'x', method: 0, descriptor: { signature: false } }));
+      const record = bytes.lastIndexOf(Buffer.from('PK\x01\x02'));
+      const dataStart = bytes.readUInt32LE(record + 42) + 30 + 4;
+      bytes.writeUInt32LE(bytes.length - left - dataStart, record + 20);
+      expect(await findingsOf(bytes), `${left} bytes left`).toEqual([
+        truncated('a data descriptor lies past the end of the file', 'a.js'),
+        { ruleId: 'archive-overlap', file: 'a.js', data: { other: 'the central directory', offset: bytes.indexOf('PK\x01\x02') } },
+      ]);
+    }
   });
 });
 

@@ -24,7 +24,6 @@ export interface ArchiveEnd {
   cdOffset: number;
   cdSize: number;
   totalEntries: number;
-  zip64: boolean;
 }
 
 interface Fields {
@@ -104,7 +103,7 @@ export async function readArchiveEnd(file: RandomAccess, startsLikeZip: boolean,
     );
     return undefined;
   }
-  return { eocdOffset, endStart, cdOffset: fields.cdOffset, cdSize: fields.cdSize, totalEntries: fields.totalEntries, zip64: zip64 !== undefined };
+  return { eocdOffset, endStart, cdOffset: fields.cdOffset, cdSize: fields.cdSize, totalEntries: fields.totalEntries };
 }
 
 /**
@@ -126,7 +125,8 @@ async function locateEnd(file: RandomAccess, end: number): Promise<{ eocdOffset:
   const commentEnd = (i: number) => start + i + EOCD_SIZE + tail.readUInt16LE(i + 20);
   const chosen = fullRecord.find((i) => commentEnd(i) === size) ?? fullRecord[0];
   if (chosen === undefined) return undefined;
-  const second = candidates.find((i) => i !== chosen && (i > chosen || (i + EOCD_SIZE <= tail.length && commentEnd(i) === size)));
+  // A candidate before the chosen one is a whole record (the chosen one's 22 bytes fit after it).
+  const second = candidates.find((i) => i !== chosen && (i > chosen || commentEnd(i) === size));
   return {
     eocdOffset: start + chosen,
     record: tail.subarray(chosen, chosen + EOCD_SIZE),
