@@ -259,6 +259,21 @@ describe('the central directory', () => {
     expect(await findingsOf(moved)).toEqual([corrupt('central directory record 1 is damaged')]);
   });
 
+  it('a prefix is looked for only when the first record is damaged, not a later one', async () => {
+    // The last entry's data ends in bytes that read as a central record; a prefix of that record's
+    // length puts them where the end record says the directory starts. The first record then
+    // reads, and it is the last real record, cut short, that is damaged: no prefix is claimed.
+    const fake = Buffer.alloc(47);
+    fake.writeUInt32LE(0x02014b50, 0);
+    fake.writeUInt16LE(1, 28);
+    fake.write('x', 46);
+    const zip = buildZip(plus({ name: 'z.bin', data: Buffer.concat([Buffer.from('data'), fake]), method: 0 }));
+    const shifted = Buffer.concat([Buffer.alloc(fake.length, 0x20), zip]);
+    const found = await findingsOf(shifted);
+    expect(found).toContainEqual(corrupt(`central directory record ${good().length + 2} is damaged`));
+    expect(found.map((finding) => finding.ruleId)).not.toContain('archive-prefix-data');
+  });
+
   it('reads every record the directory holds, whatever the count says', async () => {
     expect(await opened(buildZip(good(), { claimedCount: 2, entriesOnDisk: 2 }), (source) => [source.entries.length, source.findings])).toEqual([
       4,
