@@ -192,6 +192,42 @@ describe('writeZip: the number of entries', () => {
   });
 });
 
+describe('writeZip: the 32-bit fields', () => {
+  // The real limit is 0xfffffffe (0xffffffff marks a zip64 field); lowered here to reach it.
+  const max32 = 1000;
+  const header = 30 + 'a.js'.length;
+  async function attempt(files: Record<string, Buffer>) {
+    const file = path.join(tempDir(), 'edge.zip');
+    const handle = await open(file, 'w');
+    try {
+      const outcome = await writeZip(inputsOf(files), handle, { level: 6, timestamp: new Date(0), max32 }).then(
+        () => 'written',
+        (error: Error) => error.message,
+      );
+      return { outcome, length: (await readFile(file)).length };
+    } finally {
+      await handle.close();
+    }
+  }
+
+  it('writes a size at the limit and refuses one past it', async () => {
+    expect((await attempt({ 'a.js': Buffer.alloc(max32) })).outcome).toBe('written');
+    expect((await attempt({ 'a.js': Buffer.alloc(max32 + 1) })).outcome).toBe('the zip would need zip64');
+  });
+
+  it('starts an entry at the limit, and refuses one past it before writing it', async () => {
+    const atLimit = await attempt({ 'a.js': randomBytes(max32 - header), 'b.js': Buffer.from('x') });
+    // b.js starts exactly at the limit and is written; the directory after it is past the limit.
+    expect(atLimit).toEqual({ outcome: 'the zip would need zip64', length: max32 + header + 1 });
+    expect(await attempt({ 'a.js': randomBytes(max32 + 1 - header), 'b.js': Buffer.from('x') })).toEqual({ outcome: 'the zip would need zip64', length: max32 + 1 });
+  });
+
+  it('starts the central directory at the limit, and refuses it past the limit', async () => {
+    expect((await attempt({ 'a.js': randomBytes(max32 - header) })).outcome).toBe('written');
+    expect(await attempt({ 'a.js': randomBytes(max32 + 1 - header) })).toEqual({ outcome: 'the zip would need zip64', length: max32 + 1 });
+  });
+});
+
 describe('writeZip: reading ahead', () => {
   it('reads up to `window` entries ahead of the one it writes, 8 by default, at least 1', async () => {
     for (const [window, ahead] of [[undefined, 8], [3, 3], [1, 1], [0, 1]] as const) {

@@ -22,8 +22,12 @@ const VERSION_STORED = 10;
 const VERSION_DEFLATE = 20;
 /** Every file: a regular file, rw-r--r--, whatever its mode on disk. */
 const EXTERNAL_ATTRIBUTES = (0o100644 << 16) >>> 0;
-/** Past these the format needs zip64, which the marketplace's limits never require. */
-const MAX_32 = 0xffffffff;
+/**
+ * Past these the format needs zip64, which the marketplace's limits never require. A 32-bit size
+ * or offset of 0xffffffff is itself the mark that sends a reader to a zip64 field, so the largest
+ * value written is one less.
+ */
+const MAX_32 = 0xfffffffe;
 const MAX_ENTRIES = 0xffff;
 
 export interface ZipInput {
@@ -53,6 +57,8 @@ export interface WriteZipOptions {
   window?: number;
   signal?: AbortSignal;
   onEntry?: (written: number, total: number) => void;
+  /** The largest size or offset written in a 32-bit field; lowered by tests to reach the limit. */
+  max32?: number;
 }
 
 export interface WrittenZip {
@@ -84,6 +90,7 @@ export async function writeZip(inputs: readonly ZipInput[], handle: FileHandle, 
   const entries: WrittenEntry[] = [];
   const central: Buffer[] = [];
   let offset = 0;
+  const max32 = options.max32 ?? MAX_32;
 
   const write = async (buffer: Buffer) => {
     hash.update(buffer);
@@ -108,7 +115,8 @@ export async function writeZip(inputs: readonly ZipInput[], handle: FileHandle, 
     const entry = await pending[i]!;
     pending[i] = undefined; // the written data can be collected
     options.signal?.throwIfAborted();
-    if (offset > MAX_32 || entry.data.length > MAX_32 || entry.size > MAX_32) throw new Error('the zip would need zip64');
+    // The stored size is never above the size: compressContent stores what deflate does not shrink.
+    if (offset > max32 || entry.size > max32) throw new Error('the zip would need zip64');
     const header = Buffer.alloc(LOCAL_SIZE);
     const flags = isAscii(entry.nameBytes) ? 0 : FLAG_UTF8;
     header.writeUInt32LE(SIG_LOCAL, 0);
@@ -148,7 +156,7 @@ export async function writeZip(inputs: readonly ZipInput[], handle: FileHandle, 
 
   const directory = Buffer.concat(central);
   const directoryOffset = offset;
-  if (directoryOffset > MAX_32) throw new Error('the zip would need zip64');
+  if (directoryOffset > max32) throw new Error('the zip would need zip64');
   const end = Buffer.alloc(END_SIZE);
   end.writeUInt32LE(SIG_END, 0);
   end.writeUInt16LE(inputs.length, 8);
