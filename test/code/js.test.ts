@@ -470,7 +470,8 @@ describe('bridge-literal-range', () => {
     // quotes.create does not check discountPercent; quotes.addLines sets no upper bound on qty, unitPrice or taxRate.
     expect(scanJs(create('{ qty: 1, unitPrice: 1, taxRate: 0.1, discountPercent: -5 }'))).toEqual([]);
     expect(scanJs('pipeline.quotes.addLines([{ qty: 150, unitPrice: 500, taxRate: 2, discountPercent: 0 }]);')).toEqual([]);
-    expect(scanJs(create('{ qty: 1, unitPrice: 1, taxRate: -0.5 }')).map((h) => h.data)).toEqual([
+    // Only a percentage carries a hint; no other finding has the key at all.
+    expect(scanJs(create('{ qty: 1, unitPrice: 1, taxRate: -0.5 }')).map((h) => h.data)).toStrictEqual([
       { method: 'quotes.create', field: 'taxRate', value: -0.5, allowed: 'a fraction from 0 to 1' },
     ]);
   });
@@ -485,6 +486,12 @@ describe('bridge-literal-range', () => {
     const members = Array.from({ length: 200 }, (_, i) => `row${i}.line`).join(', ');
     expect(scanJs(`pipeline.quotes.create({ lines: [${members}] });`)).toEqual([]);
     expect(scanJs(`pipeline.quotes.create({ lines: [...base, ${members}] });`)).toEqual([]);
+    // Only `...` makes the count unknown; the other punctuation of an item does not.
+    expect(scanJs(`pipeline.quotes.create({ lines: [${members}, last.line] });`).map((h) => h.data.value)).toEqual([201]);
+  });
+
+  it('counts nothing when lines is not an array literal, even with one later in the object', () => {
+    expect(scanJs('pipeline.quotes.create({ lines: rows, tags: [] });')).toEqual([]);
   });
 });
 
