@@ -552,6 +552,15 @@ describe('reference-missing: the module names of import and export', () => {
     ]);
   });
 
+  it('gives no later module name to a dynamic import whose own it could not read', () => {
+    const long = `./${'a'.repeat(70)}.js`;
+    const code = `const a = await import('${long}');\nconst b = await import('./b.js');\nconst c = await import(\`./c.js\`);`;
+    expect(missing(code).filter((hit) => hit.data.reference !== long)).toEqual([
+      { ruleId: 'reference-missing', at: '2:25', data: { reference: './b.js', resolved: 'b.js' } },
+      { ruleId: 'reference-missing', at: '3:25', data: { reference: './c.js', resolved: 'c.js' } },
+    ]);
+  });
+
   it('leaves bare names to an import map, and hands paths and URLs to their own rules', () => {
     const code = ["import 'vue';", "import 'vue/dist/vue.esm.js';", "import '../up.js';", "import '/root.js';", "import 'https://cdn.example.com/x.js';", "import 'http://cdn.example.com/y.js';"].join('\n');
     expect(missing(code)).toEqual([
@@ -576,6 +585,12 @@ describe('reference-missing: the module names of import and export', () => {
       "'./g.js';",
     ].join('\n');
     expect(missing(code)).toEqual([]);
+  });
+
+  it('reads no module name after a key named import', () => {
+    expect(missing("const loaders = { import: load }\nimport x from './x.js'")).toEqual([
+      { ruleId: 'reference-missing', at: '2:16', data: { reference: './x.js', resolved: 'x.js' } },
+    ]);
   });
 
   it('reports each module once when statements have no semicolons', () => {
