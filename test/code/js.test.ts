@@ -301,6 +301,7 @@ describe('unsafe-html', () => {
       'el.setHTMLUnsafe(html);',
       'frame.srcdoc = page;',
       '(0, document.write)(x); globalThis.document.write(x); self.document.writeln(x);',
+      'document.body.innerHTML = page;',
     ].join('\n');
     expect(scanJs(code).map((hit) => `${hit.ruleId}@${hit.line}:${hit.column} ${hit.data.sink as string}`)).toEqual([
       'unsafe-html@1:7 createContextualFragment',
@@ -309,6 +310,7 @@ describe('unsafe-html', () => {
       'unsafe-html@4:5 document.write',
       'unsafe-html@4:25 document.write',
       'unsafe-html@4:55 document.writeln',
+      'unsafe-html@5:15 innerHTML',
     ]);
   });
 
@@ -328,6 +330,8 @@ describe('unsafe-html', () => {
       'unsafe-html@2:14 $(…).html',
     ]);
     expect(scanJs(code)).toEqual([]);
+    // Also in a file that is read for another of its names.
+    expect(scanJs(`const saved = el.innerHTML;\n${code}`)).toEqual([]);
     expect(scanJs("html(x); other('#a').html(x); $('#c').html(); $.html(x);", jquery)).toEqual([]);
   });
 
@@ -343,6 +347,8 @@ describe('unsafe-html', () => {
     'f({ innerHTML: html });',
     'a.b.document.write(x);',
     'document.body.write(x);',
+    'html.write(part);',
+    "const set = el.setHTMLUnsafe;\nset('<b>x</b>');",
   ])('silent: the script\'s own names, other objects and literals: %s', (code) => {
     expect(scanJs(code)).toEqual([]);
   });
