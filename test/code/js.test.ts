@@ -407,6 +407,8 @@ describe('bridge-tool-type', () => {
     expect(ids(scanJs(code, { type: 'standalone' }))).toEqual(['bridge-tool-type', 'bridge-tool-type']);
     expect(scanJs(code, { type: null })[0]!.data).toMatchObject({ toolType: 'standalone', declared: false });
     expect(scanJs(code, { type: 'quoting_extension' })).toEqual([]);
+    // A type that is neither is manifest-tool-type's to report; the calls are not judged against it.
+    expect(scanJs(code, { type: 'widget' })).toEqual([]);
     expect(scanJs('pipeline.quotes.create({});', { type: 'standalone' })).toEqual([]);
   });
 });
@@ -621,6 +623,7 @@ describe('the bridge and storage rules: what they leave alone', () => {
   it('browser-storage: an arrow parameter, another object\'s cookie, destructuring of anything but the global object', () => {
     expect(found('items.map(localStorage => localStorage);')).toEqual([]);
     expect(found('document.body.cookie = 1;')).toEqual([]);
+    expect(found("$.cookie('theme', 'dark');")).toEqual([]);
     expect(found('const { title: t } = window;\nconst { localStorage: x } = window.myStore;\nconst { localStorage: ls } = window;')).toEqual([
       'browser-storage@3:9 {"api":"localStorage"}',
     ]);
@@ -629,6 +632,8 @@ describe('the bridge and storage rules: what they leave alone', () => {
   it("bridge-deprecated: only lineType takes 'cost' as deprecated, and only a literal; other assignments are not lineType", () => {
     expect(found("const r = { qty: 'cost', unitPrice: 'cost', productId: 'cost' };")).toEqual(['bridge-deprecated@1:45 {"use":"productId"}']);
     expect(found("const r = { lineType: kind };\npipeline.mode = 'cost';\nlineType.label = 'cost';")).toEqual([]);
+    // Compared, not assigned.
+    expect(found("if (line.lineType === 'cost') migrate(line);")).toEqual([]);
   });
 
   it('bridge-unknown-method: a bare pipeline counts only with a bridge-like name; a call of an alias itself says nothing', () => {
