@@ -182,10 +182,18 @@ describe('path-duplicate', () => {
     expect((await duplicates('CAF\u00c9.js', 'cafe\u0301.js')).map((hit) => hit.data)).toEqual([{ other: 'CAF\u00c9.js', how: 'case' }]);
   });
 
+  it('names the first spelling for every later one', async () => {
+    expect((await duplicates('Logo.png', 'logo.png', 'LOGO.png')).map(({ file, data }) => ({ file, data }))).toEqual([
+      { file: 'LOGO.png', data: { other: 'Logo.png', how: 'case' } },
+      { file: 'logo.png', data: { other: 'Logo.png', how: 'case' } },
+    ]);
+  });
+
   it('names two spellings of a folder as folders, whether listed or implied by the files in them', async () => {
     const message = 'This folder differs only in letter case from "Lib/"; on case-insensitive or normalising systems the two become one folder, and paths spelled the other way stop working. Use one spelling.';
     expect(await duplicates('Lib/a.js', 'lib/b.js')).toEqual([{ file: 'lib/', message, data: { other: 'Lib/', how: 'case' } }]);
     expect(await duplicates('Lib/', 'lib/')).toEqual([{ file: 'lib/', message, data: { other: 'Lib/', how: 'case' } }]);
+    expect((await duplicates('src/Lib/a.js', 'src/lib/b.js')).map(({ file, data }) => ({ file, data }))).toEqual([{ file: 'src/lib/', data: { other: 'src/Lib/', how: 'case' } }]);
   });
 
   it('says a file is used as a folder, once per file, whatever the letter case of the folder', async () => {
