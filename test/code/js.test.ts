@@ -301,6 +301,7 @@ describe('unsafe-html', () => {
       'el.setHTMLUnsafe(html);',
       'frame.srcdoc = page;',
       '(0, document.write)(x); globalThis.document.write(x); self.document.writeln(x);',
+      'document.body.innerHTML = page;',
     ].join('\n');
     expect(scanJs(code).map((hit) => `${hit.ruleId}@${hit.line}:${hit.column} ${hit.data.sink as string}`)).toEqual([
       'unsafe-html@1:7 createContextualFragment',
@@ -309,6 +310,7 @@ describe('unsafe-html', () => {
       'unsafe-html@4:5 document.write',
       'unsafe-html@4:25 document.write',
       'unsafe-html@4:55 document.writeln',
+      'unsafe-html@5:15 innerHTML',
     ]);
   });
 
@@ -328,6 +330,8 @@ describe('unsafe-html', () => {
       'unsafe-html@2:14 $(…).html',
     ]);
     expect(scanJs(code)).toEqual([]);
+    // Also in a file that is read for another of its names.
+    expect(scanJs(`const saved = el.innerHTML;\n${code}`)).toEqual([]);
     expect(scanJs("html(x); other('#a').html(x); $('#c').html(); $.html(x);", jquery)).toEqual([]);
   });
 
@@ -343,6 +347,8 @@ describe('unsafe-html', () => {
     'f({ innerHTML: html });',
     'a.b.document.write(x);',
     'document.body.write(x);',
+    'html.write(part);',
+    "const set = el.setHTMLUnsafe;\nset('<b>x</b>');",
   ])('silent: the script\'s own names, other objects and literals: %s', (code) => {
     expect(scanJs(code)).toEqual([]);
   });
@@ -401,6 +407,8 @@ describe('bridge-tool-type', () => {
     expect(ids(scanJs(code, { type: 'standalone' }))).toEqual(['bridge-tool-type', 'bridge-tool-type']);
     expect(scanJs(code, { type: null })[0]!.data).toMatchObject({ toolType: 'standalone', declared: false });
     expect(scanJs(code, { type: 'quoting_extension' })).toEqual([]);
+    // A type that is neither is manifest-tool-type's to report; the calls are not judged against it.
+    expect(scanJs(code, { type: 'widget' })).toEqual([]);
     expect(scanJs('pipeline.quotes.create({});', { type: 'standalone' })).toEqual([]);
   });
 });
@@ -470,7 +478,8 @@ describe('bridge-literal-range', () => {
     // quotes.create does not check discountPercent; quotes.addLines sets no upper bound on qty, unitPrice or taxRate.
     expect(scanJs(create('{ qty: 1, unitPrice: 1, taxRate: 0.1, discountPercent: -5 }'))).toEqual([]);
     expect(scanJs('pipeline.quotes.addLines([{ qty: 150, unitPrice: 500, taxRate: 2, discountPercent: 0 }]);')).toEqual([]);
-    expect(scanJs(create('{ qty: 1, unitPrice: 1, taxRate: -0.5 }')).map((h) => h.data)).toEqual([
+    // Only a percentage carries a hint; no other finding has the key at all.
+    expect(scanJs(create('{ qty: 1, unitPrice: 1, taxRate: -0.5 }')).map((h) => h.data)).toStrictEqual([
       { method: 'quotes.create', field: 'taxRate', value: -0.5, allowed: 'a fraction from 0 to 1' },
     ]);
   });
@@ -485,6 +494,12 @@ describe('bridge-literal-range', () => {
     const members = Array.from({ length: 200 }, (_, i) => `row${i}.line`).join(', ');
     expect(scanJs(`pipeline.quotes.create({ lines: [${members}] });`)).toEqual([]);
     expect(scanJs(`pipeline.quotes.create({ lines: [...base, ${members}] });`)).toEqual([]);
+    // Only `...` makes the count unknown; the other punctuation of an item does not.
+    expect(scanJs(`pipeline.quotes.create({ lines: [${members}, last.line] });`).map((h) => h.data.value)).toEqual([201]);
+  });
+
+  it('counts nothing when lines is not an array literal, even with one later in the object', () => {
+    expect(scanJs('pipeline.quotes.create({ lines: rows, tags: [] });')).toEqual([]);
   });
 });
 
@@ -545,6 +560,15 @@ describe('reference-missing: the module names of import and export', () => {
     ]);
   });
 
+  it('gives no later module name to a dynamic import whose own it could not read', () => {
+    const long = `./${'a'.repeat(70)}.js`;
+    const code = `const a = await import('${long}');\nconst b = await import('./b.js');\nconst c = await import(\`./c.js\`);`;
+    expect(missing(code).filter((hit) => hit.data.reference !== long)).toEqual([
+      { ruleId: 'reference-missing', at: '2:25', data: { reference: './b.js', resolved: 'b.js' } },
+      { ruleId: 'reference-missing', at: '3:25', data: { reference: './c.js', resolved: 'c.js' } },
+    ]);
+  });
+
   it('leaves bare names to an import map, and hands paths and URLs to their own rules', () => {
     const code = ["import 'vue';", "import 'vue/dist/vue.esm.js';", "import '../up.js';", "import '/root.js';", "import 'https://cdn.example.com/x.js';", "import 'http://cdn.example.com/y.js';"].join('\n');
     expect(missing(code)).toEqual([
@@ -571,6 +595,12 @@ describe('reference-missing: the module names of import and export', () => {
     expect(missing(code)).toEqual([]);
   });
 
+  it('reads no module name after a key named import', () => {
+    expect(missing("const loaders = { import: load }\nimport x from './x.js'")).toEqual([
+      { ruleId: 'reference-missing', at: '2:16', data: { reference: './x.js', resolved: 'x.js' } },
+    ]);
+  });
+
   it('reports each module once when statements have no semicolons', () => {
     expect(missing("import x from './x.js'\nimport y from './y.js'\nexport { z } from './z.js'")).toEqual([
       { ruleId: 'reference-missing', at: '1:16', data: { reference: './x.js', resolved: 'x.js' } },
@@ -593,6 +623,7 @@ describe('the bridge and storage rules: what they leave alone', () => {
   it('browser-storage: an arrow parameter, another object\'s cookie, destructuring of anything but the global object', () => {
     expect(found('items.map(localStorage => localStorage);')).toEqual([]);
     expect(found('document.body.cookie = 1;')).toEqual([]);
+    expect(found("$.cookie('theme', 'dark');")).toEqual([]);
     expect(found('const { title: t } = window;\nconst { localStorage: x } = window.myStore;\nconst { localStorage: ls } = window;')).toEqual([
       'browser-storage@3:9 {"api":"localStorage"}',
     ]);
@@ -601,6 +632,8 @@ describe('the bridge and storage rules: what they leave alone', () => {
   it("bridge-deprecated: only lineType takes 'cost' as deprecated, and only a literal; other assignments are not lineType", () => {
     expect(found("const r = { qty: 'cost', unitPrice: 'cost', productId: 'cost' };")).toEqual(['bridge-deprecated@1:45 {"use":"productId"}']);
     expect(found("const r = { lineType: kind };\npipeline.mode = 'cost';\nlineType.label = 'cost';")).toEqual([]);
+    // Compared, not assigned.
+    expect(found("if (line.lineType === 'cost') migrate(line);")).toEqual([]);
   });
 
   it('bridge-unknown-method: a bare pipeline counts only with a bridge-like name; a call of an alias itself says nothing', () => {

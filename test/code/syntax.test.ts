@@ -47,11 +47,16 @@ describe('js-syntax', () => {
   it('takes a file that no page loads but a module imports as a module', async () => {
     const files = {
       'index.html': page('<script type="module" src="app.js"></script>'),
-      'app.js': "import './lib/a.js';\n",
+      'app.js': "import './lib/a.js';\nimport './lib/c.js';\n",
       'lib/a.js': "import { b } from './b.js';\nlet await = b;\n",
       'lib/b.js': 'export const b = 1;\n',
+      // Valid as a classic script: only the import makes it a module.
+      'lib/c.js': 'var mode = 010;\n',
     };
-    expect(await syntax(files)).toEqual([{ at: 'lib/a.js:2:5', message: 'Unexpected reserved word' }]);
+    expect(await syntax(files)).toEqual([
+      { at: 'lib/a.js:2:5', message: 'Unexpected reserved word' },
+      { at: 'lib/c.js:1:12', message: 'Octal literals are not allowed in strict mode.' },
+    ]);
   });
 
   it('counts columns in characters and ignores a byte-order mark', async () => {

@@ -143,6 +143,14 @@ describe('zip bombs', () => {
     ]);
   });
 
+  it('names no unchecked file when the file that uses up the budget is the last', async () => {
+    const report = await validateBundle(writeZip([...goodEntries(), { name: 'big.png', data: Buffer.alloc(50_000_000) }]));
+    expect(report.problems.map((problem) => problem.message)).toEqual([
+      "The files unpack to more than 50,000,000 bytes, the marketplace's limit (50 MB read as decimal); inflating stopped there. " +
+        'Largest files: big.png 50,000,000 bytes, manifest.json 188 bytes, index.html 125 bytes, styles.css 34 bytes, app.js 31 bytes.',
+    ]);
+  });
+
   it('a manifest that declares more than the budget is too large, not missing', async () => {
     const entries = goodEntries();
     entries[0] = { ...entries[0]!, central: { uncompressedSize: 60_000_000 }, local: { uncompressedSize: 60_000_000 } };

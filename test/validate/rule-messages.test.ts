@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rules } from '../../src/core/rules/index.js';
 import { leftOutCause } from '../../src/core/rules/left-out-cause.js';
+import { openFolderSource } from '../../src/core/bundle/folder-source.js';
 import { validateBundle } from '../../src/core/validate.js';
 import { goodEntries, goodFiles, goodManifest, writeFolder, writeZip } from '../helpers/bundles.js';
 
@@ -48,12 +49,29 @@ describe('manifest-entry-missing', () => {
     expect(hit!.data).toEqual({ entry: 'caf\u00e9.html', otherForm: decomposed, htmlFiles: [decomposed] });
     const { 'index.html': _page, ...rest } = goodFiles(manifest);
     expect(await findings(writeFolder({ ...rest, [decomposed]: '<p>x</p>' }), 'manifest-entry-missing')).toEqual([]);
+    // Also a folder opened as it is, with its names as the disk has them.
+    const source = await openFolderSource(writeFolder({ ...rest, [decomposed]: '<p>x</p>' }));
+    expect((await validateBundle(source)).problems.filter((p) => p.ruleId === 'manifest-entry-missing')).toEqual([]);
+  });
+
+  it('names the cause when the folder has the page but leaves it out', async () => {
+    const manifest = { ...goodManifest, entry: 'main.html' };
+    const [hit] = await findings(writeFolder({ ...goodFiles(manifest), 'main.html': '<p>x</p>', '.pipelineignore': 'main.html\n' }), 'manifest-entry-missing');
+    expect(hit!.message).toBe('"entry" is "main.html", which is in the folder but does not ship: it matches "main.html" in .pipelineignore. Change that pattern, or stop referring to the file.');
   });
 
   it('stays silent when the entry has no usable value or is wrong in form (manifest-entry-path says why)', async () => {
     for (const entry of ['', '   ', '../index.html']) {
       expect(await findings(withManifest({ ...goodManifest, entry }), 'manifest-entry-missing'), entry).toEqual([]);
     }
+  });
+});
+
+describe('manifest-entry-location', () => {
+  it('points at the "entry" key', async () => {
+    const bundle = writeFolder({ ...goodFiles({ ...goodManifest, entry: 'pages/index.html' }), 'pages/index.html': '<p>hi</p>' });
+    const hits = (await validateBundle(bundle)).problems.filter((p) => p.ruleId === 'manifest-entry-location');
+    expect(hits.map((p) => `${p.file}:${p.line}:${p.column}`)).toEqual(['manifest.json:7:3']);
   });
 });
 
@@ -164,10 +182,18 @@ describe('path-duplicate', () => {
     expect((await duplicates('CAF\u00c9.js', 'cafe\u0301.js')).map((hit) => hit.data)).toEqual([{ other: 'CAF\u00c9.js', how: 'case' }]);
   });
 
+  it('names the first spelling for every later one', async () => {
+    expect((await duplicates('Logo.png', 'logo.png', 'LOGO.png')).map(({ file, data }) => ({ file, data }))).toEqual([
+      { file: 'LOGO.png', data: { other: 'Logo.png', how: 'case' } },
+      { file: 'logo.png', data: { other: 'Logo.png', how: 'case' } },
+    ]);
+  });
+
   it('names two spellings of a folder as folders, whether listed or implied by the files in them', async () => {
     const message = 'This folder differs only in letter case from "Lib/"; on case-insensitive or normalising systems the two become one folder, and paths spelled the other way stop working. Use one spelling.';
     expect(await duplicates('Lib/a.js', 'lib/b.js')).toEqual([{ file: 'lib/', message, data: { other: 'Lib/', how: 'case' } }]);
     expect(await duplicates('Lib/', 'lib/')).toEqual([{ file: 'lib/', message, data: { other: 'Lib/', how: 'case' } }]);
+    expect((await duplicates('src/Lib/a.js', 'src/lib/b.js')).map(({ file, data }) => ({ file, data }))).toEqual([{ file: 'src/lib/', data: { other: 'src/Lib/', how: 'case' } }]);
   });
 
   it('says a file is used as a folder, once per file, whatever the letter case of the folder', async () => {
@@ -224,6 +250,8 @@ describe('manifest-version', () => {
 
   it('suggests nothing when no version can be read from the value', async () => {
     expect(await version('latest')).toEqual(['"version" is "latest", which is not a SemVer version like 1.2.0.']);
+    const [hit] = await findings(withManifest({ ...goodManifest, version: 'latest' }), 'manifest-version');
+    expect(hit!.data).toStrictEqual({ value: 'latest' });
   });
 
   it('leaves an empty version to manifest-empty-field', async () => {
