@@ -333,6 +333,8 @@ describe('unsafe-html', () => {
     // Also in a file that is read for another of its names.
     expect(scanJs(`const saved = el.innerHTML;\n${code}`)).toEqual([]);
     expect(scanJs("html(x); other('#a').html(x); $('#c').html(); $.html(x);", jquery)).toEqual([]);
+    // Another method of the same receiver is not .html.
+    expect(scanJs('$(el).text(x); $(el).innerHTML.replace(a, b);', jquery)).toEqual([]);
   });
 
   it.each([
@@ -345,6 +347,8 @@ describe('unsafe-html', () => {
     'window.Object.assign(el, { innerHTML: html });',
     'obj.assign(el, { innerHTML: html });',
     'f({ innerHTML: html });',
+    'Object.x.assign(el, { innerHTML: html }); $.assign(el, { innerHTML: html });',
+    'window.assign(el, { innerHTML: html }); Lodash.assign(el, { innerHTML: html }); make().assign(el, { innerHTML: html });',
     'a.b.document.write(x);',
     'document.body.write(x);',
     'html.write(part);',
@@ -444,6 +448,8 @@ describe('bridge-literal-range', () => {
   it('counts the lines of a lines array literal', () => {
     const many = Array.from({ length: 201 }, () => '{ qty: 1, unitPrice: 1, taxRate: 0 }').join(', ');
     expect(scanJs(create(many)).map((h) => [h.data.field, h.data.value])).toEqual([['lines', 201]]);
+    // The count ends at the array's own `]`, whatever follows it.
+    expect(scanJs(`pipeline.quotes.create({ lines: [${many}][0] });`).map((h) => h.data.value)).toEqual([201]);
     const limit = Array.from({ length: 200 }, () => '{ qty: 1, unitPrice: 1, taxRate: 0 }').join(',\n');
     expect(scanJs(create(`${limit},`))).toEqual([]);
     expect(scanJs("pipeline.quotes.create({ lines: [] });").map((h) => h.data.value)).toEqual([0]);
