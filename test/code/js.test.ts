@@ -425,6 +425,10 @@ describe('bridge-deprecated', () => {
     expect(found.map((h) => h.data.use)).toEqual(['costItems.list', "lineType: 'cost'", "lineType: 'cost'", 'productId']);
   });
 
+  it("finds lineType set to 'cost' on any object, one reached from window too", () => {
+    expect(scanJs("window.draft.lineType = 'cost';\nself.lineType = 'cost';").map((h) => `${h.line}:${h.column}`)).toEqual(['1:14', '2:6']);
+  });
+
   it('takes productId for an add-line record only in addLines or in an object shaped like one', () => {
     expect(ids(scanJs("lines.push({ productId: p.id, qty: 1, unitPrice: 5, taxRate: 0.15 });"))).toEqual(['bridge-deprecated']);
     expect(scanJs('const row = { productId: p.id, qty: 1 };')).toEqual([]);
