@@ -1,3 +1,4 @@
+import { describeDiskError, isDiskErrorCode } from '../core/disk-errors.js';
 import { UsageError } from '../core/errors.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import type { CliIo } from './io.js';
@@ -13,11 +14,27 @@ export function reportError(error: unknown, io: CliIo): ExitCode {
     io.stderr(`pipeline-tool: ${error.message}\n`);
     return EXIT.failure;
   }
+  const refused = describeRefusedWrite(error);
+  if (refused !== undefined) {
+    io.stderr(`pipeline-tool: ${refused}\n`);
+    return EXIT.failure;
+  }
   const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
   io.stderr(
     `pipeline-tool: internal error. This is a bug in pipeline-tool, not in your tool; please report it with the output below.\n${stack}\n`,
   );
   return EXIT.failure;
+}
+
+/**
+ * A full disk or a refused permission that reached here without a command putting it in context:
+ * still the author's to fix, so one line naming the path, not a bug report.
+ */
+function describeRefusedWrite(error: unknown): string | undefined {
+  const { code, path: where } = (error ?? {}) as NodeJS.ErrnoException;
+  if (typeof where !== 'string' || !isDiskErrorCode(code)) return undefined;
+  if (code === 'EACCES' || code === 'EPERM') return `permission denied on ${where} (${code}). Check its permissions and those of its folder.`;
+  return describeDiskError(code, where);
 }
 
 /** Parses a whole, non-negative number from a flag value, or says which flag is wrong. */

@@ -307,7 +307,19 @@ describe('selectFiles: a .pipelineignore that cannot be used', () => {
   it('a folder', async () => {
     const root = writeFolder(goodFiles());
     mkdirSync(ignoreFile(root));
-    await expect(selectFiles(root)).rejects.toMatchObject({ name: 'UsageError', message: `${ignoreFile(root)} is not a regular file.` });
+    await expect(selectFiles(root)).rejects.toMatchObject({
+      name: 'UsageError',
+      message: `${ignoreFile(root)} is a folder, not a regular file; .pipelineignore must be a text file of patterns. Replace it with one, or remove it.`,
+    });
+  });
+
+  it('a named pipe: refused at once, never waited on', async () => {
+    const root = writeFolder(goodFiles());
+    execFileSync('mkfifo', [ignoreFile(root)]);
+    await expect(selectFiles(root)).rejects.toMatchObject({
+      name: 'UsageError',
+      message: `${ignoreFile(root)} is a named pipe (FIFO), not a regular file; .pipelineignore must be a text file of patterns. Replace it with one, or remove it.`,
+    });
   });
 
   it('over 1,000,000 bytes; exactly that many is read', async () => {

@@ -106,7 +106,15 @@ describe('reading a file of a folder', () => {
     const source = await openFolderSource(root);
     rmSync(path.join(root, 'a.js'));
     symlinkSync(path.join(outside, 'secret.js'), path.join(root, 'a.js'));
-    await expect(readAll(source, 'a.js', 100)).rejects.toMatchObject({ code: 'ELOOP' });
+    await expect(readAll(source, 'a.js', 100)).rejects.toMatchObject({ name: 'UsageError', type: 'symlink', message: `${path.join(root, 'a.js')} is a symbolic link, not a regular file` });
+  });
+
+  it('refuses a file that was swapped for a named pipe after the folder was listed, without waiting on it', async () => {
+    const root = writeFolder({ 'a.js': 'mine' });
+    const source = await openFolderSource(root);
+    rmSync(path.join(root, 'a.js'));
+    execFileSync('mkfifo', [path.join(root, 'a.js')]);
+    await expect(readAll(source, 'a.js', 100)).rejects.toMatchObject({ name: 'UsageError', type: 'fifo', message: `${path.join(root, 'a.js')} is a named pipe (FIFO), not a regular file` });
   });
 });
 

@@ -1,6 +1,6 @@
-import { constants } from 'node:fs';
-import { lstat, open, readdir } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { openRegularFile } from '../regular-file.js';
 import type { Finding } from '../problem.js';
 import type { BundleEntry, BundleSource, EntryKind, ReadResult } from './source.js';
 
@@ -72,8 +72,9 @@ async function walk(
 
 async function readFile(entry: FolderEntry, limit: number, sink: (chunk: Buffer) => void): Promise<ReadResult> {
   if (!entry.readable) return { bytes: 0, stoppedAtLimit: false };
-  // O_NOFOLLOW: if the file was swapped for a link since the walk, refuse rather than follow it.
-  const handle = await open(entry.absolute, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  // If the file was swapped for a link or a named pipe since the walk, it is refused, not followed
+  // or waited on.
+  const { handle } = await openRegularFile(entry.absolute, { followLinks: false });
   try {
     let passed = 0;
     const buffer = Buffer.allocUnsafe(CHUNK);

@@ -1,6 +1,7 @@
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
+import { NotRegularFileError, openRegularFile } from '../regular-file.js';
 import { CONFIG_FILE, CONFIG_MAX_BYTES, parseProjectConfig, type ProjectConfig } from './project-config.js';
 
 /** A project file found and checked, with the folder its paths are relative to. */
@@ -41,16 +42,18 @@ export async function findConfigFile(start: string): Promise<string | undefined>
 async function readConfigText(file: string, shown: string): Promise<string> {
   let handle;
   try {
-    // Checked before opening: opening a FIFO would wait for a writer forever.
-    const info = await stat(file);
-    if (info.isDirectory()) throw new UsageError(`${shown} is a folder; the project file is a JSON file named ${CONFIG_FILE}.`);
-    if (!info.isFile()) throw new UsageError(`${shown} is not a regular file; the project file is a JSON file named ${CONFIG_FILE}.`);
-    handle = await open(file, 'r');
+    let info;
+    // A named pipe is refused before it is opened: opening it would wait for a writer for ever.
+    ({ handle, info } = await openRegularFile(file));
     if (info.size > CONFIG_MAX_BYTES) throw new UsageError(`${shown} is ${info.size} bytes; a project file is a few lines of JSON (at most ${CONFIG_MAX_BYTES} bytes).`);
     const bytes = await handle.readFile();
     const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes.subarray(0, CONFIG_MAX_BYTES + 1));
     return text;
   } catch (error) {
+    if (error instanceof NotRegularFileError) {
+      if (error.type === 'directory') throw new UsageError(`${shown} is a folder; the project file is a JSON file named ${CONFIG_FILE}.`);
+      throw new UsageError(`${shown} is ${error.kind}, not a regular file; the project file is a JSON file named ${CONFIG_FILE}.`);
+    }
     if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new UsageError(`${shown} does not exist. Give the path of a ${CONFIG_FILE} file, or leave --config out to find it from the current folder upward.`);

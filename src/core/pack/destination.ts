@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, lstat, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { asDiskWriteError } from '../disk-errors.js';
 import { UsageError } from '../errors.js';
 
 /**
@@ -90,14 +91,19 @@ const TEMP_NAME_PART = 200;
 export async function createTempFile(destination: string) {
   const folder = path.dirname(destination);
   await mkdir(folder, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
-    const blocked = error.code === 'EEXIST' || error.code === 'ENOTDIR';
-    throw new UsageError(`cannot create the folder ${folder}: ${blocked ? 'a file is in the way on that path' : error.message}.`);
+    if (error.code === 'EEXIST' || error.code === 'ENOTDIR') throw new UsageError(`cannot create the folder ${folder}: a file is in the way on that path.`);
+    throw orUsageError(asDiskWriteError(error, destination), `cannot create the folder ${folder}: ${error.message}.`);
   });
   const temp = path.join(folder, `.${leadingBytes(path.basename(destination), TEMP_NAME_PART)}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temp, 'wx').catch((error: Error) => {
-    throw new UsageError(`cannot write in ${folder}: ${error.message}`);
+    throw orUsageError(asDiskWriteError(error, destination), `cannot write in ${folder}: ${error.message}`);
   });
   return { temp, handle };
+}
+
+/** `error` when it already speaks to the author, else a UsageError saying `message`. */
+function orUsageError(error: unknown, message: string): UsageError {
+  return error instanceof UsageError ? error : new UsageError(message, { cause: error });
 }
 
 /** The longest start of `text` that takes at most `limit` bytes in UTF-8, never splitting a character. */
@@ -136,8 +142,7 @@ export async function commitTempFile(temp: string, destination: string, force: b
       }
     }
   } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`cannot write ${destination}: ${(error as Error).message}`);
+    throw orUsageError(asDiskWriteError(error, destination), `cannot write ${destination}: ${(error as Error).message}`);
   }
   await syncFolder(path.dirname(destination));
 }

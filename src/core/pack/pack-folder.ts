@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { asDiskWriteError } from '../disk-errors.js';
 import { UsageError } from '../errors.js';
 import type { Report } from '../problem.js';
 import { MAX_FILES } from '../rules/file-count.js';
@@ -164,15 +165,20 @@ export async function packFolder(folder: string, options: PackOptions = {}): Pro
     onProgress?.({ step: 'compress', done: 0, total: inputs.length });
     let zip;
     try {
-      zip = await writeZip(inputs, handle, {
-        level: COMPRESSION_LEVEL,
-        timestamp: options.timestamp ?? DEFAULT_TIMESTAMP,
-        ...(signal ? { signal } : {}),
-        onEntry: (done, total) => onProgress?.({ step: 'compress', done, total }),
-      });
-      await handle.sync();
-    } finally {
-      await handle.close();
+      try {
+        zip = await writeZip(inputs, handle, {
+          level: COMPRESSION_LEVEL,
+          timestamp: options.timestamp ?? DEFAULT_TIMESTAMP,
+          ...(signal ? { signal } : {}),
+          onEntry: (done, total) => onProgress?.({ step: 'compress', done, total }),
+        });
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      // Reading the folder's files explains its own failures; what is left is the zip's writing.
+      throw asDiskWriteError(error, destination);
     }
 
     signal?.throwIfAborted();

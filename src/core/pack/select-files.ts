@@ -1,10 +1,9 @@
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import path from 'node:path';
 import type ignore from 'ignore';
 import { CONFIG_FILE } from '../config/file-name.js';
 import { ignorePackage } from '../config/ignore-package.js';
 import { UsageError } from '../errors.js';
+import { NotRegularFileError, openRegularFile } from '../regular-file.js';
 import { openFolderSource } from '../bundle/folder-source.js';
 import type { ExcludedEntry, ExclusionReason } from '../bundle/left-out.js';
 import { readEntryBytes, type BundleEntry, type BundleSource, type EntryKind } from '../bundle/source.js';
@@ -154,18 +153,18 @@ function isProjectFile(name: string): boolean {
 /** Reads .pipelineignore at the folder's root, refusing to follow a link to somewhere else. */
 async function readIgnoreFile(root: string): Promise<string | undefined> {
   const file = path.join(root, IGNORE_FILE);
-  let handle;
+  let handle, info;
   try {
-    handle = await open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    ({ handle, info } = await openRegularFile(file, { followLinks: false }));
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    if (code === 'ELOOP') throw new UsageError(`${file} is a symbolic link; pack never follows links. Make it a regular file.`);
+    if (error instanceof NotRegularFileError) {
+      if (error.type === 'symlink') throw new UsageError(`${file} is a symbolic link; pack never follows links. Make it a regular file.`);
+      throw new UsageError(`${error.message}; ${IGNORE_FILE} must be a text file of patterns. Replace it with one, or remove it.`);
+    }
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
   }
   try {
-    const info = await handle.stat();
-    if (!info.isFile()) throw new UsageError(`${file} is not a regular file.`);
     if (info.size > IGNORE_FILE_LIMIT) throw new UsageError(`${file} is larger than ${IGNORE_FILE_LIMIT.toLocaleString('en-US')} bytes; is it really an ignore file?`);
     return await handle.readFile('utf8');
   } finally {

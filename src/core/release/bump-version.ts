@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { lstat, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type compareVersions from 'semver/functions/compare.js';
 import type incrementVersion from 'semver/functions/inc.js';
 import { UsageError } from '../errors.js';
+import { describeFileKind, readRegularFile } from '../regular-file.js';
 import { scanJson } from '../json/scan-json.js';
 import { MANIFEST_PATH } from '../paths.js';
 import { defaultZipName } from '../pack/destination.js';
@@ -117,6 +118,7 @@ async function requireManifest(root: string, given: string, manifestFile: string
   const info = await lstat(manifestFile).catch(() => undefined);
   if (info?.isSymbolicLink()) throw new UsageError(`${manifestFile} is a symbolic link, which pack leaves out of the bundle; make it a plain file.`);
   if (info?.isFile()) return;
+  if (info !== undefined) throw new UsageError(`${manifestFile} is ${describeFileKind(info)}, not a regular file; make it a plain JSON file.`);
   const inside = await lstat(path.join(root, 'src', MANIFEST_PATH)).catch(() => undefined);
   throw new UsageError(
     `${given} has no manifest.json.` + (inside?.isFile() ? ` The tool seems to be in ${path.join(given, 'src')}: pipeline-tool version <release> ${path.join(given, 'src')}` : ' Give the tool folder, the one holding manifest.json.'),
@@ -129,8 +131,8 @@ interface JsonFile {
 }
 
 async function readJsonObject(file: string, label: string): Promise<JsonFile> {
-  const bytes = await readFile(file).catch((error: Error) => {
-    throw new UsageError(`cannot read ${file}: ${error.message}`);
+  const bytes = await readRegularFile(file, { maxBytes: MAX_JSON_BYTES + 1 }).catch((error: Error) => {
+    throw error instanceof UsageError ? error : new UsageError(`cannot read ${file}: ${error.message}`);
   });
   if (bytes.length > MAX_JSON_BYTES) throw new UsageError(`${file} is larger than ${MAX_JSON_BYTES} bytes; that is not a ${label}.`);
   // A byte-order mark is kept as it was; the scanner and JSON.parse read what follows it.
