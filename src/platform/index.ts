@@ -15,8 +15,12 @@ export {
 } from './errors.js';
 export {
   applyFixtureFile,
+  checkFixtures,
   loadFixtureFile,
+  mergeFixtureFile,
   parseFixtures,
+  readFixtureBytes,
+  validateFixtureValue,
   type FixtureCostItem,
   type FixtureCustomer,
   type FixtureFile,
