@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ValidateOptions } from '../core/validate.js';
-import { loadFixtureFile } from '../platform/index.js';
 import type { DevEvent } from './events.js';
+import { loadFixturesInBackground, type FixtureLoad } from './fixture-loader.js';
 import { collectFindings } from './findings.js';
 import type { DevSession } from './session.js';
 import { describeManifestProblem, keepLastGoodManifest, readToolInfo, type ToolInfo } from './tool-manifest.js';
@@ -56,9 +56,19 @@ export async function startLiveReload(options: LiveReloadOptions): Promise<Watch
   await toolWatcher.ready;
   if (fixturesFile === undefined) return [toolWatcher];
 
-  const reloadFixtures = () =>
-    loadFixtureFile(fixturesFile).then(
+  // One load at a time: a save during a load starts it over, and only the latest is used.
+  let loading: FixtureLoad | undefined;
+  const reloadFixtures = () => {
+    loading?.cancel();
+    const load = loadFixturesInBackground(fixturesFile);
+    loading = load;
+    session.setFixturesReloading(true);
+    emit({ type: 'state' });
+    const current = () => loading === load;
+    load.fixtures.then(
       (next) => {
+        if (!current()) return;
+        loading = undefined;
         session.setFixtures(next);
         log('info', `${fixturesFile} changed: data reloaded, the open quote starts over.`);
         emit({ type: 'notice', level: 'info', message: 'Fixtures reloaded; the open quote starts over.' });
@@ -66,6 +76,8 @@ export async function startLiveReload(options: LiveReloadOptions): Promise<Watch
         emit({ type: 'reload', reason: 'the fixtures changed' });
       },
       (error: unknown) => {
+        if (!current()) return;
+        loading = undefined;
         const message = error instanceof Error ? error.message : String(error);
         session.setFixtureError(message);
         log('error', `${message}\nKeeping the previous data until the file is fixed.`);
@@ -73,7 +85,19 @@ export async function startLiveReload(options: LiveReloadOptions): Promise<Watch
         emit({ type: 'state' });
       },
     );
-  return [toolWatcher, watchFile(fixturesFile, () => void reloadFixtures())];
+  };
+  const fixtureWatcher = watchFile(fixturesFile, reloadFixtures);
+  return [
+    toolWatcher,
+    {
+      ready: fixtureWatcher.ready,
+      close() {
+        fixtureWatcher.close();
+        loading?.cancel();
+        loading = undefined;
+      },
+    },
+  ];
 }
 
 /** Tells the terminal when the manifest breaks or mends, and when the entry page goes or comes back. */

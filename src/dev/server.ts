@@ -169,7 +169,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const fixturesFile = options.fixturesFile === undefined ? undefined : path.resolve(options.fixturesFile);
   const fixtures = await loadFixtures(fixturesFile);
   const settingsFile = path.resolve(options.settingsFile ?? path.join(realRoot, '.pipeline-tool', 'settings.json'));
-  const { store, problem } = await openSettingsFile(settingsFile);
+  const { store, problem } = await openSettingsFile(settingsFile, { onWriteError: (message) => log('error', message) });
   if (problem !== null) {
     log('warning', `${problem.file} could not be used (${problem.reason}); starting with no stored settings.${problem.keptAs === null ? '' : ` The old file is kept as ${problem.keptAs}.`}`);
   }

@@ -68,7 +68,8 @@ export interface DevState {
   preview: CustomerPreview;
   createdQuotes: CreatedQuote[];
   findings: Findings | null;
-  fixtures: { file: string | null; error: string | null };
+  /** `reloading` is true while a changed fixture file is being loaded; the previous data serves meanwhile. */
+  fixtures: { file: string | null; error: string | null; reloading: boolean };
   settings: { file: string; entries: SettingsEntry[] };
   notices: string[];
   /** What is broken now and must be fixed: a broken manifest, a missing entry page. */
@@ -117,6 +118,8 @@ export interface DevSession {
   /** New fixture data; the open quote starts over from it. */
   setFixtures(fixtures: Fixtures): void;
   setFixtureError(message: string | null): void;
+  /** A changed fixture file is being loaded (true), or the load is over (false). */
+  setFixturesReloading(reloading: boolean): void;
 }
 
 export function createDevSession(options: DevSessionOptions): DevSession {
@@ -124,6 +127,7 @@ export function createDevSession(options: DevSessionOptions): DevSession {
   let fixtures = options.fixtures;
   let findings: Findings | null = null;
   let fixtureError: string | null = null;
+  let fixturesReloading = false;
   const choices: HostChoices = { toolType: null, userRole: null, cultureCode: null, sdkVersion: options.sdkVersion };
   let warnings: BridgeWarning[] = [];
   // Calls run one at a time, as the host's single open quote takes them, so each call's
@@ -260,7 +264,7 @@ export function createDevSession(options: DevSessionOptions): DevSession {
         preview: platform.customerPreview(),
         createdQuotes: platform.createdQuotes(),
         findings,
-        fixtures: { file: options.fixturesFile, error: fixtureError },
+        fixtures: { file: options.fixturesFile, error: fixtureError, reloading: fixturesReloading },
         settings: {
           file: options.settings.file,
           entries: options.settings.entries().filter((entry) => entry.tenantId === tenantId && entry.toolId === tool.toolId),
@@ -282,11 +286,16 @@ export function createDevSession(options: DevSessionOptions): DevSession {
     setFixtures(next) {
       fixtures = next;
       fixtureError = null;
+      fixturesReloading = false;
       platform = makePlatform();
       apiKeys = resolveApiKeys(next.apiKeys);
     },
     setFixtureError(message) {
       fixtureError = message;
+      fixturesReloading = false;
+    },
+    setFixturesReloading(reloading) {
+      fixturesReloading = reloading;
     },
   };
 }

@@ -1,5 +1,7 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { asDiskWriteError } from '../core/disk-errors.js';
+import { NotRegularFileError, readRegularFile } from '../core/regular-file.js';
 import type { JsonValue, SettingsEntry, SettingsScope, SettingsStore } from '../platform/index.js';
 
 /*
@@ -50,47 +52,65 @@ function readEntries(text: string): SettingsEntry[] {
 
 /**
  * Opens the settings file, creating nothing until the first write. A file that cannot be read as
- * settings is moved aside (settings.json → settings.json.corrupt) and reported, never fatal.
+ * settings (or is not a regular file at all) is moved aside (settings.json → settings.json.corrupt)
+ * and reported, never fatal.
  */
-export async function openSettingsFile(file: string): Promise<{ store: SettingsFileStore; problem: SettingsFileProblem | null }> {
-  const values = new Map<string, SettingsEntry>();
+export async function openSettingsFile(file: string, options: { onWriteError?: (message: string) => void } = {}): Promise<{ store: SettingsFileStore; problem: SettingsFileProblem | null }> {
+  let values = new Map<string, SettingsEntry>();
   let problem: SettingsFileProblem | null = null;
+  const setAside = async (reason: string) => {
+    const keptAs = `${file}.corrupt`;
+    const moved = await rename(file, keptAs).then(
+      () => true,
+      () => false,
+    );
+    problem = { file, reason, keptAs: moved ? keptAs : null };
+  };
   let text: string | undefined;
   try {
-    text = await readFile(file, 'utf8');
+    text = (await readRegularFile(file)).toString('utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      problem = { file, reason: (error as Error).message, keptAs: null };
-    }
+    if (error instanceof NotRegularFileError) await setAside(`it is ${error.kind}, not a regular file`);
+    else if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problem = { file, reason: (error as Error).message, keptAs: null };
   }
   if (text !== undefined) {
     try {
       for (const entry of readEntries(text)) values.set(slot(entry, entry.key), entry);
     } catch (error) {
-      const keptAs = `${file}.corrupt`;
-      const moved = await rename(file, keptAs).then(
-        () => true,
-        () => false,
-      );
-      problem = { file, reason: error instanceof Error ? error.message : String(error), keptAs: moved ? keptAs : null };
+      await setAside(error instanceof Error ? error.message : String(error));
     }
   }
 
   let writing: Promise<void> = Promise.resolve();
   let counter = 0;
-  const save = (): Promise<void> => {
-    const content: SettingsFileContent = { format: 'pipeline-tool-settings', version: 1, settings: [...values.values()] };
-    const text = `${JSON.stringify(content, null, 2)}\n`;
-    // Writes are chained so that an older snapshot can never land after a newer one; a failed
-    // write is reported to its caller and does not block the ones after it.
-    writing = writing.catch(() => {}).then(async () => {
-      await mkdir(path.dirname(file), { recursive: true });
-      await writeIgnoreFile(path.dirname(file));
+  /**
+   * Saves the settings as `change` leaves them, and only once they are on disk makes them the
+   * ones read: a write the disk refuses changes neither memory nor the file, and leaves no
+   * temporary file behind. Writes are chained, so that an older snapshot can never land after a
+   * newer one; a failed write is reported to its caller and does not block the ones after it.
+   */
+  const commit = (change: (next: Map<string, SettingsEntry>) => void): Promise<void> => {
+    const result = writing.catch(() => {}).then(async () => {
+      const next = new Map(values);
+      change(next);
+      const content: SettingsFileContent = { format: 'pipeline-tool-settings', version: 1, settings: [...next.values()] };
       const temporary = `${file}.${process.pid}.${++counter}.tmp`;
-      await writeFile(temporary, text, 'utf8');
-      await rename(temporary, file);
+      try {
+        await mkdir(path.dirname(file), { recursive: true });
+        await writeIgnoreFile(path.dirname(file));
+        await writeFile(temporary, `${JSON.stringify(content, null, 2)}\n`, 'utf8');
+        await rename(temporary, file);
+      } catch (error) {
+        await rm(temporary, { force: true }).catch(() => {});
+        const reported = asDiskWriteError(error, file);
+        const message = `the settings were not saved and are unchanged: ${reported instanceof Error ? reported.message : String(reported)}`;
+        options.onWriteError?.(message);
+        throw new Error(message, { cause: error });
+      }
+      values = next;
     });
-    return writing;
+    writing = result;
+    return result;
   };
 
   const copy = (value: JsonValue): JsonValue => JSON.parse(JSON.stringify(value)) as JsonValue;
@@ -101,14 +121,14 @@ export async function openSettingsFile(file: string): Promise<{ store: SettingsF
       return entry === undefined ? undefined : copy(entry.value);
     },
     write: (scope, key, value) => {
-      values.set(slot(scope, key), { tenantId: scope.tenantId, toolId: scope.toolId, key, value: copy(value) });
-      return save();
+      const entry = { tenantId: scope.tenantId, toolId: scope.toolId, key, value: copy(value) };
+      return commit((next) => next.set(slot(scope, key), entry));
     },
     entries: () => [...values.values()].map((entry) => ({ ...entry, value: copy(entry.value) })),
-    clear: (scope) => {
-      for (const [id, entry] of values) if (entry.tenantId === scope.tenantId && entry.toolId === scope.toolId) values.delete(id);
-      return save();
-    },
+    clear: (scope) =>
+      commit((next) => {
+        for (const [id, entry] of next) if (entry.tenantId === scope.tenantId && entry.toolId === scope.toolId) next.delete(id);
+      }),
     flush: () => writing.catch(() => {}),
   };
   return { store, problem };

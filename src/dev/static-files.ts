@@ -1,7 +1,7 @@
-import { constants } from 'node:fs';
-import { open, realpath, type FileHandle } from 'node:fs/promises';
+import { realpath, type FileHandle } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
+import { openRegularFile } from '../core/regular-file.js';
 import { commonHeaders, sendText } from './http-utils.js';
 import { injectSdkScript } from './inject-sdk.js';
 
@@ -88,19 +88,14 @@ export async function openToolFile(realRoot: string, segments: readonly string[]
   if (!isInside(realRoot, real)) return undefined;
   // A link inside the folder may still point at a hidden file, such as our settings.
   if (path.relative(realRoot, real).split(path.sep).some((part) => part.startsWith('.'))) return undefined;
-  let handle: FileHandle;
   try {
-    // O_NOFOLLOW: if the file was swapped for a link since realpath, refuse instead of following.
-    handle = await open(real, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    // Not following links: if the file was swapped for one since realpath, it is refused. A named
+    // pipe is refused before it can take one of Node's file threads.
+    const { handle, info } = await openRegularFile(real, { followLinks: false });
+    return { handle, size: info.size, name: real };
   } catch {
     return undefined;
   }
-  const info = await handle.stat();
-  if (!info.isFile()) {
-    await handle.close();
-    return undefined;
-  }
-  return { handle, size: info.size, name: real };
 }
 
 export function contentTypeOf(name: string): string {
@@ -148,10 +143,18 @@ export async function serveToolFile(segments: readonly string[], response: Serve
     const stream = handle.createReadStream({ autoClose: true });
     stream.on('error', () => response.destroy());
     stream.pipe(response);
+    // An answer queued behind others on its connection may never hear that the client left; the
+    // connection itself does, and the file is closed then.
+    const socket = response.req.socket;
+    let ended = () => {};
     await new Promise<void>((resolve) => {
-      stream.on('close', resolve);
-      response.on('close', resolve);
+      ended = resolve;
+      stream.once('close', resolve);
+      response.once('close', resolve);
+      socket.once('close', resolve);
     });
+    // A kept-alive connection serves many files: it must not gather a listener for each.
+    socket.off('close', ended);
   } finally {
     await handle.close().catch(() => {});
   }

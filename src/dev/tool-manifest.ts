@@ -1,8 +1,9 @@
-import { open, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { BridgeToolType } from '../bridge/types.js';
 import { MANIFEST_MAX_BYTES, manifestString, parseManifest, type ManifestState } from '../core/manifest/read-manifest.js';
 import { nearestName } from '../core/nearest.js';
+import { describeFileKind, NotRegularFileError, readRegularFile } from '../core/regular-file.js';
 import { MANIFEST_PATH, unsafePathReason } from '../core/paths.js';
 
 /*
@@ -45,15 +46,13 @@ export interface ToolInfo {
 
 const TOOL_TYPES: readonly string[] = ['standalone', 'quoting_extension'];
 
-async function readManifestBytes(file: string): Promise<Buffer | undefined> {
-  const handle = await open(file, 'r').catch(() => undefined);
-  if (handle === undefined) return undefined;
+/** The manifest's first bytes (enough to tell it is too large), a phrase for what it is instead of a file, or undefined when it is missing. */
+async function readManifestBytes(file: string): Promise<Buffer | { notRegular: string } | undefined> {
   try {
-    const buffer = Buffer.alloc(MANIFEST_MAX_BYTES + 1);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
+    return await readRegularFile(file, { maxBytes: MANIFEST_MAX_BYTES + 1 });
+  } catch (error) {
+    if (error instanceof NotRegularFileError) return { notRegular: error.kind };
+    return undefined;
   }
 }
 
@@ -80,6 +79,9 @@ export function describeManifestProblem(problem: ManifestProblem): string {
 export async function describeMissingEntry(root: string, entry: string): Promise<string | null> {
   const info = await stat(path.join(root, ...entry.split('/'))).catch(() => undefined);
   if (info?.isFile()) return null;
+  if (info !== undefined && !info.isDirectory()) {
+    return `manifest.json names the entry page "${entry}", which is ${describeFileKind(info)}, not a regular file. Make it an HTML file.`;
+  }
   const names = await readdir(root).catch(() => [] as string[]);
   const pages = names.filter((name) => /\.html?$/i.test(name) && !name.startsWith('.')).sort();
   const guess = nearestName(entry, pages) ?? (pages.length === 1 ? pages[0] : undefined);
@@ -94,9 +96,9 @@ export async function readToolInfo(root: string): Promise<ToolInfo> {
   const notes: string[] = [];
   const alerts: string[] = [];
   const bytes = await readManifestBytes(path.join(root, MANIFEST_PATH));
-  const state = bytes === undefined ? undefined : parseManifest(bytes);
-  const manifestProblem = problemOf(state);
-  if (state === undefined) notes.push('manifest.json is missing: acting as a standalone tool opened at index.html.');
+  const state = bytes === undefined || !Buffer.isBuffer(bytes) ? undefined : parseManifest(bytes);
+  const manifestProblem = bytes !== undefined && !Buffer.isBuffer(bytes) ? { message: `it is ${bytes.notRegular}, not a regular file`, line: null, column: null } : problemOf(state);
+  if (bytes === undefined) notes.push('manifest.json is missing: acting as a standalone tool opened at index.html.');
   else if (manifestProblem !== null) alerts.push(`${describeManifestProblem(manifestProblem)}. Acting as a standalone tool opened at index.html until it is fixed.`);
 
   const name = state === undefined ? undefined : manifestString(state, 'name')?.trim();

@@ -1,6 +1,7 @@
-import { readdir } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { nearestName } from '../core/nearest.js';
+import { describeFileKind } from '../core/regular-file.js';
 import type { ReportKind } from './assets/frame-reporter.js';
 import { describeMissingEntry } from './tool-manifest.js';
 
@@ -78,6 +79,10 @@ export function describeToolProblem(problem: ToolProblem): string {
 export async function describeMissingFile(realRoot: string, file: string, entry: string): Promise<string> {
   if (file === entry) return (await describeMissingEntry(realRoot, entry)) ?? `${file} is not in the folder.`;
   const parts = file.split('/');
+  const info = await lstat(path.join(realRoot, ...parts)).catch(() => undefined);
+  if (info !== undefined && !info.isFile() && !info.isDirectory() && !info.isSymbolicLink()) {
+    return `The tool asked for ${file}, which is ${describeFileKind(info)}, not a regular file; only regular files are served.`;
+  }
   const name = parts.pop() ?? '';
   const folder = parts.join('/');
   const siblings = await readdir(path.join(realRoot, ...parts)).catch(() => undefined);

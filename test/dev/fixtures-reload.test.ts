@@ -75,6 +75,70 @@ describe('a fixture file', () => {
     expect(await skus(server)).toContain('FIX-FIXED');
   });
 
+  it('of 100,000 rows reloads while the server keeps answering with the previous data, then swaps it whole', async () => {
+    const fixturesFile = path.join(tempDir(), 'fixtures.json');
+    writeFileSync(fixturesFile, productsWith('FIX-SMALL'));
+    const root = writeTool();
+    const server = await startTestServer({ root, fixturesFile });
+    const totalCount = async () => ((await callBridge(server, 'products.list', [{ pageSize: 1 }])).value as { totalCount: number }).totalCount;
+    const before = await totalCount();
+    // The small file's one product goes; the built-in products of this tenant stay.
+    const after = before - 1 + 100_000;
+    const products = Array.from({ length: 100_000 }, (_, n) => ({
+      id: `b${n.toString(16).padStart(7, '0')}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`,
+      sku: `SKU-${n}`,
+      name: `Product ${n}`,
+      price: n % 1000,
+      unit: 'T_ITEM',
+    }));
+    writeFileSync(fixturesFile, JSON.stringify({ products }));
+
+    // Every answer while the file loads comes from one whole data set or the other, never a mix;
+    // and the server answers while the load is under way (the state says so itself).
+    const counts = new Set<number>();
+    let answeredWhileReloading = 0;
+    await waitFor(
+      async () => {
+        const [state, listed, file] = await Promise.all([
+          readState(server),
+          callBridge(server, 'products.list', [{ pageSize: 1 }]),
+          fetch(new URL('app.js', server.toolUrl), { signal: AbortSignal.timeout(10_000) }),
+        ]);
+        expect(file.status).toBe(200);
+        const fixtures = state['fixtures'] as { reloading: boolean; error: string | null };
+        expect(fixtures.error).toBeNull();
+        if (fixtures.reloading) answeredWhileReloading++;
+        const count = (listed.value as { totalCount: number }).totalCount;
+        counts.add(count);
+        return count === after && !fixtures.reloading;
+      },
+      60_000,
+      'the 100,000 rows',
+    );
+    expect([...counts].filter((count) => count !== before && count !== after)).toEqual([]);
+    expect(answeredWhileReloading).toBeGreaterThan(0);
+    const lastPage = Math.ceil(after / 50);
+    const last = (await callBridge(server, 'products.list', [{ page: lastPage, pageSize: 50 }])).value as { items: { sku: string }[] };
+    expect(last.items.at(-1)!.sku).toBe('SKU-99999');
+  }, 90_000);
+
+  it('saved twice in quick succession ends with the data of the last save', async () => {
+    const fixturesFile = path.join(tempDir(), 'fixtures.json');
+    writeFileSync(fixturesFile, productsWith('FIX-FIRST'));
+    const server = await startTestServer({ root: writeTool(), fixturesFile });
+    const countOf = async () => ((await callBridge(server, 'products.list', [{ pageSize: 1 }])).value as { totalCount: number }).totalCount;
+    const first = await countOf();
+    const many = Array.from({ length: 50_000 }, (_, n) => ({ id: `b${n.toString(16).padStart(7, '0')}-0000-4000-8000-000000000001`, sku: `MANY-${n}`, name: 'n', price: 1, unit: 'T_ITEM' }));
+    writeFileSync(fixturesFile, JSON.stringify({ products: many }));
+    // Mostly the second save lands while the first is still loading; either way the last one wins.
+    await waitFor(async () => (await readState(server))['fixtures'].reloading === true || (await countOf()) !== first, 10_000, 'the first reload');
+    writeFileSync(fixturesFile, productsWith('FIX-LAST'));
+    await waitFor(async () => (await skus(server)).includes('FIX-LAST'), 30_000, 'the last save');
+    await waitFor(async () => (await readState(server))['fixtures'].reloading === false, 10_000, 'the reload to end');
+    expect(await countOf()).toBe(first);
+    expect(await skus(server)).not.toContain('FIX-FIRST');
+  });
+
   it('that is broken at start stops the server from starting, with the location', async () => {
     const fixturesFile = path.join(tempDir(), 'fixtures.json');
     writeFileSync(fixturesFile, '{\n  "products": [,]\n}');

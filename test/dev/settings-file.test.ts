@@ -1,8 +1,9 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openSettingsFile } from '../../src/dev/settings-file.js';
 import { tempDir } from '../helpers/bundles.js';
+import { canMakeSmallDisks, fillDisk, mountSmallDisk } from '../helpers/small-disk.js';
 import { callBridge, readState, startTestServer, writeTool } from './helpers.js';
 
 const scope = { tenantId: 'tenant-1', toolId: 'Kitchen Estimator' };
@@ -128,5 +129,61 @@ describe('settings in the dev server', () => {
     const server = await startTestServer({ root, watch: false, settingsFile, onLog: (level, message) => logs.push(`${level}: ${message}`) });
     expect(logs.join('\n')).toMatch(/^warning: .*settings\.json could not be used .*starting with no stored settings\. The old file is kept as .*settings\.json\.corrupt/);
     expect((await callBridge(server, 'settings.get', ['units'])).value).toBeNull();
+  });
+});
+
+describe.skipIf(!canMakeSmallDisks('settings on a full disk'))('settings on a full disk', () => {
+  /** The settings folder on a small disk holding a saved setting, then filled to the brim. */
+  async function fullDisk() {
+    const disk = mountSmallDisk({ sizeKiB: 64 });
+    const file = path.join(disk, '.pipeline-tool', 'settings.json');
+    const opened = await openSettingsFile(file);
+    await opened.store.write(scope, 'units', 'metric');
+    const saved = readFileSync(file, 'utf8');
+    const filler = fillDisk(disk);
+    return { file, saved, filler, ...opened };
+  }
+
+  it('a write the disk refuses changes neither memory nor the file, and leaves no temporary file', async () => {
+    const { file, saved, filler, store } = await fullDisk();
+    const failure = await Promise.resolve(store.write(scope, 'units', 'imperial'.repeat(2000))).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+    expect(failure?.message).toBe(
+      `the settings were not saved and are unchanged: the disk holding ${path.dirname(file)} is full (ENOSPC), so ${file} could not be written. Free some space, then try again.`,
+    );
+    expect(store.read(scope, 'units')).toBe('metric');
+    expect(store.entries()).toEqual([{ ...scope, key: 'units', value: 'metric' }]);
+    expect(readFileSync(file, 'utf8')).toBe(saved);
+    expect(readdirSync(path.dirname(file)).sort()).toEqual(['.gitignore', 'settings.json']);
+    await expect(store.clear(scope)).rejects.toThrow(/is full \(ENOSPC\)/);
+    expect(store.read(scope, 'units')).toBe('metric');
+
+    // Once there is room again, writing works as before.
+    rmSync(filler);
+    await store.write(scope, 'units', 'imperial');
+    expect((await openSettingsFile(file)).store.read(scope, 'units')).toBe('imperial');
+  });
+
+  it('settings.set in dev fails with the reason, settings.get still gives the saved value, and the terminal says why', async () => {
+    const disk = mountSmallDisk({ sizeKiB: 64 });
+    const settingsFile = path.join(disk, 'settings.json');
+    const logs: string[] = [];
+    const server = await startTestServer({ root: writeTool(), watch: false, settingsFile, onLog: (level, message) => logs.push(`${level}: ${message}`) });
+    expect((await callBridge(server, 'settings.set', ['units', 'metric'])).ok).toBe(true);
+    const saved = readFileSync(settingsFile, 'utf8');
+    fillDisk(disk);
+
+    const refused = await callBridge(server, 'settings.set', ['units', 'imperial'.repeat(2000)]);
+    expect(refused.ok).toBe(false);
+    expect(JSON.stringify(refused.error)).toContain(`the disk holding ${disk} is full (ENOSPC)`);
+    expect((await callBridge(server, 'settings.get', ['units'])).value).toBe('metric');
+    expect((await readState(server))['settings'].entries).toEqual([{ tenantId: 'e0000000-0000-4000-8000-000000000001', toolId: 'Kitchen Estimator', key: 'units', value: 'metric' }]);
+    expect(readFileSync(settingsFile, 'utf8')).toBe(saved);
+    expect(readdirSync(disk).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    expect(logs).toContain(
+      `error: the settings were not saved and are unchanged: the disk holding ${disk} is full (ENOSPC), so ${settingsFile} could not be written. Free some space, then try again.`,
+    );
   });
 });
