@@ -14,6 +14,7 @@ import { collectFindings } from './findings.js';
 import { allowedHostNames, isLoopbackAddress, isWildcardAddress, networkAddresses, urlHostName } from './host-check.js';
 import { routeHostRequest } from './host-routes.js';
 import { sendText } from './http-utils.js';
+import { limitInFlight } from './connection-limit.js';
 import { listenOn } from './listen.js';
 import { reportToolChanges, startLiveReload } from './live-reload.js';
 import { createDevSession, type CallOutcome } from './session.js';
@@ -142,13 +143,21 @@ function hardenServer(
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    handle(request, response).catch((error: unknown) => {
-      log('error', `internal error while answering ${request.method ?? '?'} ${shownTarget(request.url ?? '?')}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      if (!response.headersSent) sendText(response, 500, 'internal error in pipeline-tool dev; see the terminal');
-      else response.destroy();
-    });
-  });
+  server.on(
+    'request',
+    limitInFlight((request: IncomingMessage, response: ServerResponse) => {
+      // Two Host headers name two sites: which one the request is for cannot be told (RFC 9112 §3.2).
+      if ((request.headersDistinct.host?.length ?? 0) > 1) {
+        sendText(response, 400, 'the Host header is given more than once; send it once', { Connection: 'close' });
+        return;
+      }
+      handle(request, response).catch((error: unknown) => {
+        log('error', `internal error while answering ${request.method ?? '?'} ${shownTarget(request.url ?? '?')}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        if (!response.headersSent) sendText(response, 500, 'internal error in pipeline-tool dev; see the terminal');
+        else response.destroy();
+      });
+    }),
+  );
   // A request Node cannot even parse gets a plain 400 instead of an unhandled error.
   server.on('clientError', (_error, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody, sendJson } from '../http-utils.js';
 import type { DevSession } from '../session.js';
+import { summariseWarnings } from '../warning-summary.js';
 import { handleApiRequest, MAX_API_BODY_BYTES } from './handle-request.js';
 import type { RateLimiter } from './rate-limit.js';
 
@@ -26,7 +27,7 @@ export async function handleApiHttp(request: IncomingMessage, response: ServerRe
     {
       method,
       target,
-      authorization: request.headers.authorization,
+      authorization: request.headersDistinct.authorization,
       contentType: request.headers['content-type'],
       readBody: () => readBody(request, MAX_API_BODY_BYTES),
     },
@@ -37,7 +38,9 @@ export async function handleApiHttp(request: IncomingMessage, response: ServerRe
     context.log('error', `internal error while answering REST ${shown}: ${fault instanceof Error ? (fault.stack ?? fault.message) : String(fault)}`);
   }
   sendJson(response, answer.status, answer.body, answer.headers);
-  const warnings = answer.warnings.map((warning) => `\n    warning ${warning.code}: ${warning.path ?? ''} ${warning.message}`).join('');
+  const warnings = summariseWarnings(answer.warnings)
+    .map((line) => `\n    warning ${line}`)
+    .join('');
   context.log(answer.status >= 500 ? 'error' : 'info', `REST ${shown} ${answer.status}${warnings}`);
   if (answer.changed) context.onChange();
 }

@@ -17,8 +17,9 @@ import type { RateDecision, RateLimiter } from './rate-limit.js';
  * The REST API v1 from request to response, with no socket: who is asking (the Bearer key), how
  * often (the rate limit), what for (the route and the key's scopes), and with what body. The
  * answers come from the platform model, reached through `run`; nothing here knows quotes or
- * paging rules. The order of the checks is part of the contract: 401, then 429, then 404/405,
- * then 403, then 415, 413 and 400, so a request is counted once its key is known.
+ * paging rules. The order of the checks is part of the contract: a doubled Authorization header
+ * (400), then 401, then 429, then 404/405, then 403, then 415, 413 and 400, so a request is counted
+ * once its key is known.
  */
 
 /** decisions.md: bodies over 1 MB get 413. Decimal, like the bundle limits. */
@@ -28,7 +29,8 @@ export interface ApiRequest {
   method: string;
   /** The path and query as received, such as `/api/v1/customers?page=2`. */
   target: string;
-  authorization: string | undefined;
+  /** Every Authorization header received: none, one, or (refused) several. */
+  authorization: string | readonly string[] | undefined;
   contentType: string | undefined;
   /** Reads at most MAX_API_BODY_BYTES of the body, or rejects with a BodyError. Called only when a body is needed. */
   readBody: () => Promise<Uint8Array>;
@@ -190,7 +192,11 @@ async function answer(endpoint: ApiEndpoint, route: Route, request: ApiRequest, 
 
 /** Answers one REST API request; a fault of the emulator itself becomes a 500 that carries it. */
 export async function handleApiRequest(request: ApiRequest, services: ApiServices): Promise<ApiResponse> {
-  const bearer = readBearerKey(request.authorization);
+  // Two keys are no key: a gateway and the service behind it could each pick another one.
+  if (typeof request.authorization === 'object' && request.authorization.length > 1) {
+    return fail('DUPLICATE_HEADER', 'send the Authorization header once, with one key', {});
+  }
+  const bearer = readBearerKey(typeof request.authorization === 'object' ? request.authorization[0] : request.authorization);
   // RFC 6750 §3: a 401 names the scheme the client should use.
   const challenge = { 'WWW-Authenticate': 'Bearer realm="pipeline-tool dev"' };
   if ('problem' in bearer) return fail('UNAUTHORIZED', bearer.problem, challenge);

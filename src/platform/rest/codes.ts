@@ -5,6 +5,7 @@
  */
 export const API_ERROR_CODES = {
   INVALID_JSON: { status: 400, meaning: 'The body is not valid JSON.' },
+  DUPLICATE_HEADER: { status: 400, meaning: 'The Authorization header was sent more than once, so which key is meant cannot be told.' },
   VALIDATION_FAILED: { status: 400, meaning: 'The body or the query breaks a rule; details lists every problem when there are several. Nothing was saved.' },
   UNAUTHORIZED: { status: 401, meaning: 'The Authorization header is missing, is not `Bearer <key>`, or names no known key.' },
   FORBIDDEN: { status: 403, meaning: "The endpoint is not among the key's scopes." },

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { Chalk } from 'chalk';
 import type { CallOutcome } from '../../../dev/session.js';
-import { describeWarning } from '../../../platform/index.js';
 import { startDevServer } from '../../../dev/server.js';
+import { summariseWarnings } from '../../../dev/warning-summary.js';
 import { EXIT } from '../../exit-codes.js';
 import { useColour, type CliIo } from '../../io.js';
 import { resolveTarget, shownPath } from '../../project.js';
@@ -34,7 +34,9 @@ export async function runDev(dir: string | undefined, flags: DevFlags, io: CliIo
       const result = outcome.ok ? chalk.green('ok') : chalk.red(outcome.error.code);
       const count = outcome.warnings.length;
       const counted = count === 0 ? '' : chalk.yellow(count === 1 ? ', 1 warning' : `, ${count} warnings`);
-      const warnings = outcome.warnings.map((warning) => `\n    ${chalk.yellow('warning')} ${describeWarning(warning)}`).join('');
+      const warnings = summariseWarnings(outcome.warnings)
+        .map((line) => `\n    ${chalk.yellow('warning')} ${line}`)
+        .join('');
       io.stderr(`${time()} ${method} ${result}${counted} ${chalk.dim(`${outcome.ms} ms`)}${warnings}\n`);
     },
   });
