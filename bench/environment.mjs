@@ -135,6 +135,7 @@ export function probeCli({ bin, root }) {
     commands: {
       validate: withoutOutput(check(['validate', '--help'])),
       pack: withoutOutput(check(['pack', '--help'])),
+      dev: withoutOutput(check(['dev', '--help'])),
     },
   };
 }

@@ -7,6 +7,8 @@
 //                            minified vendor code, the rest documented library code), as real
 //                            tools are; zipping to about 9.5 MB
 //   bomb.zip                 one entry that inflates to 200,000,000 zero bytes
+//   fixtures-10k.json,       fixture files for `dev --fixtures` of 10,000 and 100,000 rows
+//   fixtures-100k.json       (bench/fixture-file.mjs)
 // The folders are zipped with Info-ZIP `zip -X -6`, not with our own `pack`, so that a bug in
 // `pack` cannot make the inputs of `validate` easier or harder.
 import { spawnSync } from 'node:child_process';
@@ -20,15 +22,17 @@ import {
   generatePhotoPng, generateSvg,
 } from './assets.mjs';
 import { writeZeroBomb } from './zip-writer.mjs';
+import { writeFixtureFile } from './fixture-file.mjs';
 
 /** Bump whenever a change to the generators changes the bytes they write; stale inputs are remade. */
-export const GENERATOR_VERSION = 2;
+export const GENERATOR_VERSION = 3;
 export const DEFAULT_SEED = 0x5eed2024;
 
 export const LIMITS = { zipBytes: 10_000_000, rawBytes: 50_000_000, files: 200 };
 const MAX_RAW_TARGET = 49_000_000;
 const MAX_JS_TOTAL = 32_000_000;
 const BOMB_BYTES = 200_000_000;
+const FIXTURE_ROWS = { small: 10_000, large: 100_000 };
 
 // Every file gets this modification time, and zip runs with TZ=UTC, so the zips are byte-identical
 // from one machine to the next.
@@ -225,6 +229,8 @@ export async function prepareInputs({ workDir, seed = DEFAULT_SEED, zipAvailable
     maxJsDir: path.join(root, 'maxjs'),
     maxJsZip: path.join(root, 'maxjs.zip'),
     bombZip: path.join(root, 'bomb.zip'),
+    fixturesSmall: path.join(root, 'fixtures-10k.json'),
+    fixturesLarge: path.join(root, 'fixtures-100k.json'),
   };
 
   let current = false;
@@ -236,7 +242,7 @@ export async function prepareInputs({ workDir, seed = DEFAULT_SEED, zipAvailable
       current = false;
     }
   }
-  current &&= [paths.typicalDir, paths.maxDir, paths.maxJsDir, paths.bombZip].every((p) => existsSync(p));
+  current &&= [paths.typicalDir, paths.maxDir, paths.maxJsDir, paths.bombZip, paths.fixturesSmall, paths.fixturesLarge].every((p) => existsSync(p));
 
   let generated = false;
   if (!current) {
@@ -248,6 +254,8 @@ export async function prepareInputs({ workDir, seed = DEFAULT_SEED, zipAvailable
     writeBundle(paths.maxDir, maxLayout(), random.fork('max'));
     writeBundle(paths.maxJsDir, maxJsLayout(), random.fork('maxjs'));
     await writeZeroBomb(paths.bombZip, 'payload.js', BOMB_BYTES);
+    writeFixtureFile(paths.fixturesSmall, FIXTURE_ROWS.small, random.fork('fixtures-small'));
+    writeFixtureFile(paths.fixturesLarge, FIXTURE_ROWS.large, random.fork('fixtures-large'));
     // The stamp goes last: an interrupted run leaves no stamp and is redone next time.
     writeFileSync(stampPath, `${JSON.stringify(stamp)}\n`);
     generated = true;
@@ -270,6 +278,10 @@ export async function prepareInputs({ workDir, seed = DEFAULT_SEED, zipAvailable
     max: { dir: paths.maxDir, zip: zipBytes(paths.maxZip) === null ? null : paths.maxZip, ...describeFolder(paths.maxDir), zipBytes: zipBytes(paths.maxZip) },
     maxjs: { dir: paths.maxJsDir, zip: zipBytes(paths.maxJsZip) === null ? null : paths.maxJsZip, ...describeFolder(paths.maxJsDir), zipBytes: zipBytes(paths.maxJsZip) },
     bomb: { zip: paths.bombZip, files: 1, rawBytes: BOMB_BYTES, zipBytes: zipBytes(paths.bombZip) },
+    fixtures: {
+      small: { file: paths.fixturesSmall, rows: FIXTURE_ROWS.small, bytes: statSync(paths.fixturesSmall).size },
+      large: { file: paths.fixturesLarge, rows: FIXTURE_ROWS.large, bytes: statSync(paths.fixturesLarge).size },
+    },
   };
   checkMaxIsInsideLimits('max', inputs.max);
   checkMaxIsInsideLimits('maxjs', inputs.maxjs);

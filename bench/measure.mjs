@@ -120,3 +120,31 @@ export function measurePeakMemory({ timeBinary, command, runs, onRun = () => {} 
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * Times reported by the commands themselves (a line `{"ms": …}` on stdout), for work inside a
+ * process whose start-up is not the point. Alternates ours and reference as timePair does.
+ * Returns `{ ours: samplesMs[], reference: samplesMs[], failure? }`.
+ */
+export function timeReported({ ours, reference, runs, warmup, onRound = () => {} }) {
+  const samples = { ours: [], reference: [] };
+  const rounds = warmup + runs;
+  for (let round = 0; round < rounds; round++) {
+    onRound(round + 1, rounds);
+    for (const [side, command] of [['ours', ours], ['reference', reference]]) {
+      const result = spawnSync(command.file, command.args, { cwd: command.cwd, encoding: 'utf8', timeout: RUN_TIMEOUT_MS });
+      const outcome = { spec: command, status: result.status, signal: result.signal, error: result.error };
+      const failure = checkRun(command, outcome, round);
+      if (failure) return { ...samples, failure: { side, ...failure, spec: command } };
+      let ms;
+      try {
+        ms = JSON.parse(result.stdout.trim().split('\n').at(-1)).ms;
+      } catch {
+        ms = undefined;
+      }
+      if (typeof ms !== 'number') return { ...samples, failure: { side, outcome: `printed no time: ${result.stdout.trim() || '(nothing)'}`, spec: command } };
+      if (round >= warmup) samples[side].push(ms);
+    }
+  }
+  return samples;
+}

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { STARTUP_RUNS_FACTOR, defineCases, findBlocker } from './cases.mjs';
 import { describeMachine, findSystemTools, probeCli, removeStartupVariables, summariseOutput } from './environment.mjs';
 import { prepareInputs } from './inputs.mjs';
-import { captureOutput, measurePeakMemory, median, timePair } from './measure.mjs';
+import { captureOutput, measurePeakMemory, median, timePair, timeReported } from './measure.mjs';
 import { formatJson, formatMarkdown, formatMissed, formatText } from './report.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -27,7 +27,7 @@ Options:
   --markdown      print the table as Markdown (for docs/performance.md)
   --only <ids>    run only these figures, comma-separated: validate-max, validate-maxjs,
                   validate-typical, validate-bomb, validate-maxdir, pack-max, version,
-                  peak-memory, peak-memory-maxjs
+                  fixtures-100k, peak-memory, peak-memory-maxjs
   --regenerate    rebuild the inputs in bench/.work even if they are current
   --cli <path>    measure another build of the binary (default bin/pipeline-tool.js)
   -h, --help      show this help`;
@@ -119,6 +119,36 @@ function runRatioCase(testCase, options) {
   return row;
 }
 
+/**
+ * A time inside the process against a goal in milliseconds, and its growth: the time per row of
+ * the large input over that of the small one, which stays near 1 when the work is linear.
+ */
+function runLoadCase(testCase, options) {
+  const result = timeReported({
+    ours: testCase.ours(),
+    reference: testCase.reference(),
+    runs: options.runs,
+    warmup: options.warmup,
+    onRound: (round, rounds) => progress(`${testCase.measure}: round ${round}/${rounds}`),
+  });
+  const row = {
+    id: testCase.id,
+    kind: 'load',
+    measure: testCase.measure,
+    reference: testCase.referenceLabel,
+    goal: { maxMs: testCase.goalMs, maxPerRowRatio: testCase.goalPerRowRatio, unit: 'ms' },
+    ours: { medianMs: median(result.ours), samplesMs: result.ours },
+    ref: { medianMs: median(result.reference), samplesMs: result.reference },
+    ratio: null,
+    status: 'FAIL',
+    note: null,
+  };
+  if (result.failure) return { ...row, ...describeFailure(testCase, result.failure) };
+  row.ratio = row.ours.medianMs / testCase.rows.ours / (row.ref.medianMs / testCase.rows.reference);
+  row.status = row.ours.medianMs <= testCase.goalMs && row.ratio <= testCase.goalPerRowRatio ? 'PASS' : 'FAIL';
+  return row;
+}
+
 function runMemoryCase(testCase, options, tools) {
   const result = measurePeakMemory({
     timeBinary: tools.time.file,
@@ -145,9 +175,9 @@ function runMemoryCase(testCase, options, tools) {
 
 function blockedRow(testCase, blocker) {
   const base = { id: testCase.id, kind: testCase.kind, measure: testCase.measure, status: blocker.status, note: blocker.note };
-  return testCase.kind === 'memory'
-    ? { ...base, reference: '', goal: { max: testCase.goalMiB, unit: 'MiB' }, peakMiB: null, samplesKiB: [] }
-    : { ...base, reference: testCase.referenceLabel, goal: { max: testCase.goal, unit: 'ratio' }, ours: null, ref: null, ratio: null };
+  if (testCase.kind === 'memory') return { ...base, reference: '', goal: { max: testCase.goalMiB, unit: 'MiB' }, peakMiB: null, samplesKiB: [] };
+  const goal = testCase.kind === 'load' ? { maxMs: testCase.goalMs, maxPerRowRatio: testCase.goalPerRowRatio, unit: 'ms' } : { max: testCase.goal, unit: 'ratio' };
+  return { ...base, reference: testCase.referenceLabel, goal, ours: null, ref: null, ratio: null };
 }
 
 function selectCases(cases, only) {
@@ -186,6 +216,7 @@ async function main(argv) {
     const blocker = findBlocker(testCase, { tools, cli, inputs });
     if (blocker) results.push(blockedRow(testCase, blocker));
     else if (testCase.kind === 'memory') results.push(runMemoryCase(testCase, options, tools));
+    else if (testCase.kind === 'load') results.push(runLoadCase(testCase, options));
     else results.push(runRatioCase(testCase, options));
   }
   endProgress();

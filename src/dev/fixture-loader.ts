@@ -79,7 +79,7 @@ export function loadFixturesInBackground(file: string): FixtureLoad {
       worker = started;
       if (cancelled) void started.terminate();
     });
-    // Only a broken file is read again here, for the line and column of its first error.
+    // A broken file is parsed again here, on this thread, for the line and column of its first error.
     if (value === SYNTAX_ERROR) return parseFixtures(bytes.toString('utf8'), file);
     let text: string | undefined;
     const textOf = () => (text ??= bytes.toString('utf8').replace(/^\uFEFF/, ''));
