@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+const { fetch } = globalThis;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const source = path.resolve(process.argv[2] ?? path.join(root, 'bench', '.work', 'inputs', 'fixtures-100k.json'));
 const { startDevServer, loadFixtureFile, createPlatform } = await import(pathToFileURL(path.join(root, 'dist', 'index.js')).href);
