@@ -161,13 +161,21 @@ function isPosition(n: number): boolean {
   return Number.isSafeInteger(n) && n >= 1;
 }
 
-/** The shape trace-mapping needs; anything else is not a source map and is left alone. */
-function looksLikeMap(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+/** Base64 VLQ digits and the separators between segments and lines: all a `mappings` string holds. */
+const MAPPINGS = /^[A-Za-z0-9+/,;]*$/;
+
+/**
+ * The shape trace-mapping needs; anything else is not a source map and is left alone. The decoder
+ * reads any other character as a zero, which would place findings at made-up positions.
+ */
+function looksLikeMap(value: unknown, depth = 0): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || depth > 1) return false;
   const map = value as Record<string, unknown>;
   if (map['version'] !== 3) return false;
-  if (Array.isArray(map['sections'])) return true;
-  return typeof map['mappings'] === 'string' && Array.isArray(map['sources']);
+  if (Array.isArray(map['sections'])) {
+    return map['sections'].every((section: unknown) => typeof section === 'object' && section !== null && looksLikeMap((section as Record<string, unknown>)['map'], depth + 1));
+  }
+  return typeof map['mappings'] === 'string' && MAPPINGS.test(map['mappings']) && Array.isArray(map['sources']);
 }
 
 /** Offsets where each line starts; lines end at LF, CRLF or a lone CR, as bundlers count them. */
