@@ -139,7 +139,8 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
       const map = await load(file);
       if (!map || !isPosition(line) || !isPosition(column)) return undefined;
       const lineText = lineOf(map.text, map.lineStarts, line - 1);
-      if (lineText === undefined) return undefined;
+      // A place past the end of its line (code points are never more than UTF-16 units) is not in the file.
+      if (lineText === undefined || column - 1 > lineText.length) return undefined;
       const segment = map.traceSegment(map.trace, line - 1, unit === 'utf16' ? column - 1 : utf16Offset(lineText, column));
       if (!segment || segment.length < 4) return undefined;
       const [, sourceIndex, sourceLine, sourceColumn] = segment;
