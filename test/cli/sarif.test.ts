@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { rules } from '../../src/core/rules/index.js';
 import { goodEntries, goodFiles, tempDir, writeFolder, writeZip } from '../helpers/bundles.js';
 import { APP_TSX, buildApp, positionOf } from '../helpers/built-app.js';
-import { runCli } from '../helpers/cli.js';
+import { BIN, runCli } from '../helpers/cli.js';
 
 /*
  * `--format sarif`, checked two ways on each log: against the SARIF 2.1.0 JSON schema that
@@ -223,3 +223,35 @@ describe('pack --format sarif', () => {
 function goodManifest() {
   return JSON.parse(goodFiles()['manifest.json'] as string) as Record<string, unknown>;
 }
+
+describe("the templates' CI workflow", () => {
+  const workflows = ['standalone', 'quoting_extension'].map((type) => readFileSync(new URL(`../../templates/${type}/_github/workflows/validate.yml`, import.meta.url), 'utf8'));
+
+  it('uploads the SARIF log beside the annotations, in a step that cannot fail the job', () => {
+    for (const yaml of workflows) {
+      expect(yaml).toMatch(/^ {6}security-events: write$/m);
+      const upload = yaml.slice(yaml.indexOf('- name: Upload to code scanning'), yaml.indexOf('- run: npm run pack'));
+      expect(upload).toContain('uses: github/codeql-action/upload-sarif@v4');
+      expect(upload).toContain('continue-on-error: true');
+      // Skipped for a pull request from a fork, whose token cannot write security events.
+      expect(upload).toContain("github.event.pull_request.head.repo.full_name == github.repository");
+      expect(upload).toContain('sarif_file: pipeline-tool.sarif');
+      expect(yaml.indexOf('--format github')).toBeLessThan(yaml.indexOf('--format sarif'));
+    }
+  });
+
+  it('writes the log with its SARIF step, which passes on problems found and fails when validate cannot run', () => {
+    const line = /run: (npm run validate --silent -- --format sarif > pipeline-tool\.sarif .*)$/m.exec(workflows[0]!)![1]!;
+    const project = writeFolder({
+      'package.json': JSON.stringify({ name: 'p', private: true, scripts: { validate: `node ${JSON.stringify(BIN)} validate --max-warnings 0` } }),
+      'pipeline-tool.config.json': JSON.stringify({ source: 'src' }),
+      ...Object.fromEntries(Object.entries(goodFiles()).map(([name, content]) => [`src/${name}`, name === 'app.js' ? "alert('x');\n" : content])),
+    });
+    const ran = spawnSync('sh', ['-c', line], { cwd: project, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect(ran.status, ran.stderr).toBe(0);
+    const log = sarifOf(readFileSync(path.join(project, 'pipeline-tool.sarif'), 'utf8'));
+    expect(log.runs[0]!.results!.map((result) => [result.ruleId, result.locations![0]!.physicalLocation!.artifactLocation!.uri])).toEqual([['dialog-call', 'src/app.js']]);
+    writeFileSync(path.join(project, 'pipeline-tool.config.json'), '{ "source": "gone" }');
+    expect(spawnSync('sh', ['-c', line], { cwd: project, encoding: 'utf8' }).status).not.toBe(0);
+  });
+});
