@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { TraceMap } from '@jridgewell/trace-mapping';
+import type { TraceMap, traceSegment } from '@jridgewell/trace-mapping';
 import { mapReferenceOf } from './map-reference.js';
 import { isFileInside, pathInside, readInside } from './read-inside.js';
 
@@ -50,7 +50,7 @@ const MAX_SOURCE_BYTES = 10_000_000;
 
 interface LoadedMap {
   trace: TraceMap;
-  traceSegment: typeof import('@jridgewell/trace-mapping').traceSegment;
+  traceSegment: typeof traceSegment;
   /** Start offset of each line of the built text. */
   lineStarts: number[];
   text: string;
@@ -70,6 +70,8 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
   const root = path.resolve(options.root);
   const maps = new Map<string, Promise<LoadedMap | null>>();
   const texts = new Map<string, string>();
+  const sourceLineStarts = new Map<string, number[]>();
+  let realRootOnce: Promise<string> | undefined;
 
   const load = (file: string) => {
     let loaded = maps.get(file);
@@ -120,10 +122,14 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
   async function resolveSource(map: LoadedMap, index: number): Promise<string | null> {
     const resolved = map.trace.resolvedSources[index];
     if (typeof resolved !== 'string' || !resolved.startsWith('file:')) return null;
-    // Compared as real paths, links resolved: the folder may be reached through a link
-    // (macOS's /tmp), and a link inside the project may lead out of it.
-    const [realRoot, realSource] = await Promise.all([realpath(root), realpath(fileURLToPath(resolved))]);
-    const absolute = pathInside(realRoot, realSource);
+    // Nothing outside the project is even looked up: the path must lie inside it as written
+    // (against the root as given, or its real path, since the folder may have been reached
+    // through a link, as macOS's /tmp is). Then it is compared as a real path, links resolved,
+    // since a link inside the project may lead out of it.
+    const written = fileURLToPath(resolved);
+    const realRoot = await (realRootOnce ??= realpath(root));
+    if (pathInside(root, written) === undefined && pathInside(realRoot, written) === undefined) return null;
+    const absolute = pathInside(realRoot, await realpath(written));
     if (absolute === undefined || !(await isFileInside(realRoot, absolute))) return null;
     const relative = path.relative(realRoot, absolute).split(path.sep).join('/');
     if (!texts.has(relative)) {
@@ -149,8 +155,10 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
       if (source === null) return undefined;
       const text = texts.get(source);
       if (text === undefined) return { file: source, line: sourceLine! + 1, column: sourceColumn! + 1 };
+      let starts = sourceLineStarts.get(source);
+      if (!starts) sourceLineStarts.set(source, (starts = lineStartsOf(text)));
       // A map that points past the end of its source is not describing this file.
-      const sourceLineText = lineOf(text, lineStartsOf(text), sourceLine!);
+      const sourceLineText = lineOf(text, starts, sourceLine!);
       if (sourceLineText === undefined) return undefined;
       return { file: source, line: sourceLine! + 1, column: codePointColumn(sourceLineText, sourceColumn!) };
     },
