@@ -1,11 +1,11 @@
 // The library entry point: everything the CLI does, a program can do by importing these.
-export { validateBundle, type ValidateOptions, type RuleSetting } from './core/validate.js';
+export { validateBundle, type ValidateOptions, type RuleSetting, type SourceMapOptions } from './core/validate.js';
 export { CONFIG_FILE, ConfigError, loadProjectConfig, parseProjectConfig, effectiveSettings, type LoadedConfig, type ProjectConfig, type RuleOverride } from './core/config/index.js';
 export { openBundle } from './core/bundle/open-bundle.js';
 export { openZipSource } from './core/bundle/zip/zip-source.js';
 export { openFolderSource } from './core/bundle/folder-source.js';
 export type { BundleSource, BundleEntry, EntryKind, ReadResult } from './core/bundle/source.js';
-export type { Problem, Report, Severity, Finding } from './core/problem.js';
+export type { Problem, Report, Severity, Finding, BuiltPosition } from './core/problem.js';
 export { rules } from './core/rules/index.js';
 export type { Rule, AnyRule } from './core/rules/rule.js';
 export { UsageError } from './core/errors.js';

@@ -13,14 +13,30 @@ export interface Finding {
   data: Record<string, unknown>;
 }
 
+/** A position in a file of the bundle: `line` and `column` are 1-based, columns in characters. */
+export interface BuiltPosition {
+  file: string;
+  line: number;
+  column: number;
+}
+
 /** A finding with its severity and its human wording: what reports and formatters carry. */
 export interface Problem {
   ruleId: string;
   severity: Severity;
   message: string;
+  /**
+   * The file the problem is about: a path inside the bundle, or, when `built` is set, the author's
+   * source file, relative to the report's `sourceRoot`.
+   */
   file?: string;
   line?: number;
   column?: number;
+  /**
+   * Where the problem sits in the bundle, when a source map placed it at the author's source
+   * (`file`, `line` and `column` are then the source's).
+   */
+  built?: BuiltPosition;
   data?: Record<string, unknown>;
 }
 
@@ -38,6 +54,12 @@ export interface Report {
    * them. Listed for information; they are not problems.
    */
   excluded?: ExcludedEntry[];
+  /**
+   * The folder (absolute) that the `file` of a problem placed through a source map (one with
+   * `built`) is relative to: the folder holding the project file, or the current folder. Set only
+   * when some problem was so placed.
+   */
+  sourceRoot?: string;
 }
 
 export function summarise(bundle: string, kind: Report['kind'], problems: Problem[]): Report {

@@ -16,10 +16,13 @@ export function explainRule(rule: AnyRule): string {
   return `${rule.id}\n${rows.map(([label, text]) => `  ${`${label}:`.padEnd(10)}${text}`).join('\n')}\n`;
 }
 
-/** The README's rules table, made from the rule definitions (a test keeps the README equal to it). */
+/**
+ * The README's rules table, made from the rule definitions (a test keeps the README equal to it).
+ * Each row ends with an anchor, `#rule-<id>`, which the SARIF output's help links point at.
+ */
 export function rulesTable(rules: readonly AnyRule[]): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|');
-  const rows = rules.map((rule) => `| \`${rule.id}\` | ${rule.severity}${rule.locked ? ', locked' : ''} | ${cell(rule.description)} | ${cell(rule.fix)} |`);
+  const rows = rules.map((rule) => `| \`${rule.id}\` | ${rule.severity}${rule.locked ? ', locked' : ''} | ${cell(rule.description)} | ${cell(rule.fix)} <a id="rule-${rule.id}"></a> |`);
   return ['| id | severity | what it catches | how to fix it |', '|---|---|---|---|', ...rows].join('\n');
 }
 

@@ -10,8 +10,12 @@ import { locateManifest, MANIFEST_MAX_BYTES, parseManifest, type ManifestState }
 import { nearestName, unknownRuleMessage } from './nearest.js';
 import { summarise, type Finding, type Problem, type Report, type Severity } from './problem.js';
 import { rules as registry } from './rules/index.js';
-import type { AnyRule, ContentSummary, RuleContext } from './rules/rule.js';
+import type { AnyRule, ContentSummary, RuleContext, RuleHit } from './rules/rule.js';
 import { MAX_UNPACKED_BYTES } from './rules/unpacked-size.js';
+import { placeAtSources, type SourceMapOptions } from './source-map/place-findings.js';
+import type { SourcePosition } from './source-map/source-placer.js';
+
+export type { SourceMapOptions } from './source-map/place-findings.js';
 
 export type RuleSetting = 'off' | 'warn' | 'error';
 
@@ -31,6 +35,13 @@ export interface ValidateOptions {
    * cause. A folder opened as a bundle brings its own list.
    */
   excluded?: readonly ExcludedEntry[];
+  /**
+   * Findings in built scripts and stylesheets are placed at the author's source through their
+   * source maps (docs/source-maps.md): the maps of a folder are looked for beside its files, and
+   * source paths are relative to `root` (default: the current folder). False: leave every finding
+   * in the built file.
+   */
+  sourceMaps?: SourceMapOptions | false;
 }
 
 /**
@@ -45,17 +56,34 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
     const excluded = options.excluded ?? source.excluded;
     const ruleOff = (ruleId: string, file: string) => settings.settingFor(ruleId, file) === 'off';
     const { context, directives } = await inspect(source, options.budget ?? MAX_UNPACKED_BYTES, excluded ?? [], ruleOff);
-    const problems: Problem[] = [];
+    const hits: RuleFinding[] = [];
     for (const rule of registry) {
       if (settings.settingFor(rule.id, undefined) === 'off' && !settings.overridden(rule.id)) continue;
-      for (const hit of rule.check(context)) {
-        const setting = settings.settingFor(rule.id, hit.file);
-        if (setting === 'off') continue;
-        const severity: Severity = setting === 'warn' ? 'warning' : setting === 'error' ? 'error' : rule.severity;
-        problems.push(toProblem(rule, severity, hit));
-      }
+      for (const hit of rule.check(context)) hits.push({ rule, ruleId: rule.id, ...hit });
     }
-    const report = summarise(source.location, source.kind, sortProblems(withoutSilenced(problems, directives)));
+    // Placed before the settings apply, so that overrides and comments can name the author's files.
+    const placement = options.sourceMaps === false ? undefined : await placeAtSources(hits, source, options.sourceMaps ?? {});
+    const sourceDirectives = placement?.directives ?? [];
+    const unknownInSources = unknownDirectiveIds(sourceDirectives).map((finding): RuleFinding => ({ rule: unknownDirectiveRule, ...finding }));
+    const problems: Problem[] = [];
+    // Code that the bundle holds twice (inlined, or in two chunks) is one problem at its source.
+    const atSource = new Set<string>();
+    for (const hit of [...hits, ...unknownInSources]) {
+      const placed = placement?.placed.get(hit);
+      const setting = settings.settingFor(hit.ruleId, placed ? [placed.file, hit.file!] : hit.file);
+      if (setting === 'off') continue;
+      const severity: Severity = setting === 'warn' ? 'warning' : setting === 'error' ? 'error' : hit.rule.severity;
+      const problem = toProblem(hit.rule, severity, hit, placed);
+      if (placed) {
+        const key = JSON.stringify([problem.ruleId, problem.file, problem.line, problem.column, problem.message]);
+        if (atSource.has(key)) continue;
+        atSource.add(key);
+      }
+      problems.push(problem);
+    }
+    const kept = withoutSilenced(problems, directives, sourceDirectives);
+    const report = summarise(source.location, source.kind, sortProblems(kept));
+    if (placement && kept.some((problem) => problem.built !== undefined)) report.sourceRoot = placement.root;
     return excluded ? { ...report, excluded: [...excluded] } : report;
   } finally {
     if (typeof bundle === 'string') await source.close();
@@ -192,9 +220,30 @@ function unknownDirectiveIds(directives: readonly DisableDirective[]): Finding[]
   return findings;
 }
 
-/** Drops the problems that a `pipeline-tool-disable-next-line` comment silences. */
-function withoutSilenced(problems: Problem[], directives: readonly DisableDirective[]): Problem[] {
-  if (directives.length === 0) return problems;
+/**
+ * Drops the problems that a `pipeline-tool-disable-next-line` comment silences: one in the bundle's
+ * file above the line where the problem sits there, or, for a problem placed at its source, one
+ * in the source above the author's line.
+ */
+function withoutSilenced(problems: Problem[], directives: readonly DisableDirective[], sourceDirectives: readonly DisableDirective[]): Problem[] {
+  if (directives.length === 0 && sourceDirectives.length === 0) return problems;
+  const inBundle = silencedLines(directives);
+  const inSources = silencedLines(sourceDirectives);
+  const silences = (lines: Map<string, 'all' | Set<string>>, ruleId: string, file: string | undefined, line: number | undefined) => {
+    if (file === undefined || line === undefined) return false;
+    const rules = lines.get(`${line}:${file}`);
+    return rules === 'all' || rules?.has(ruleId) === true;
+  };
+  return problems.filter((problem) => {
+    if (lockedRuleIds.has(problem.ruleId)) return true;
+    const built = problem.built ?? problem;
+    if (silences(inBundle, problem.ruleId, built.file, built.line)) return false;
+    return !(problem.built && silences(inSources, problem.ruleId, problem.file, problem.line));
+  });
+}
+
+/** The lines the directives silence, by `line:file`, with the rules silenced there (or all). */
+function silencedLines(directives: readonly DisableDirective[]): Map<string, 'all' | Set<string>> {
   const silenced = new Map<string, 'all' | Set<string>>();
   for (const directive of directives) {
     const key = `${directive.target}:${directive.file}`;
@@ -202,11 +251,7 @@ function withoutSilenced(problems: Problem[], directives: readonly DisableDirect
     if (directive.ruleIds.length === 0 || current === 'all') silenced.set(key, 'all');
     else silenced.set(key, new Set([...(current ?? []), ...directive.ruleIds]));
   }
-  return problems.filter((problem) => {
-    if (problem.file === undefined || problem.line === undefined || lockedRuleIds.has(problem.ruleId)) return true;
-    const rules = silenced.get(`${problem.line}:${problem.file}`);
-    return !(rules === 'all' || rules?.has(problem.ruleId));
-  });
+  return silenced;
 }
 
 /** A sink that keeps the first `limit` bytes it is given. */
@@ -274,11 +319,28 @@ function lockedRuleMessage(ids: readonly string[]): string {
 /** Ids of the rules that no setting or comment may relax. */
 export const lockedRuleIds: ReadonlySet<string> = new Set(registry.filter((rule) => rule.locked).map((rule) => rule.id));
 
-function toProblem(rule: AnyRule, severity: Severity, hit: { file?: string; line?: number; column?: number; data: object }): Problem {
+/** A rule's hit, with the rule that made it. */
+interface RuleFinding extends RuleHit<object> {
+  rule: AnyRule;
+  ruleId: string;
+}
+
+const unknownDirectiveRule = registry.find((rule) => rule.id === UNKNOWN_DISABLE_DIRECTIVE)!;
+
+/** The problem of one hit; `placed` is its source, when a map placed it there. */
+function toProblem(rule: AnyRule, severity: Severity, hit: RuleHit<object>, placed?: SourcePosition): Problem {
+  // The wording is about what the bundle holds, so it names the built file.
   const problem: Problem = { ruleId: rule.id, severity, message: rule.message(hit.data, hit.file) };
-  if (hit.file !== undefined) problem.file = hit.file;
-  if (hit.line !== undefined) problem.line = hit.line;
-  if (hit.column !== undefined) problem.column = hit.column;
+  if (placed) {
+    problem.file = placed.file;
+    problem.line = placed.line;
+    problem.column = placed.column;
+    problem.built = { file: hit.file!, line: hit.line!, column: hit.column! };
+  } else {
+    if (hit.file !== undefined) problem.file = hit.file;
+    if (hit.line !== undefined) problem.line = hit.line;
+    if (hit.column !== undefined) problem.column = hit.column;
+  }
   problem.data = hit.data as Record<string, unknown>;
   return problem;
 }

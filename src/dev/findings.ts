@@ -11,13 +11,14 @@ export type Findings = { ok: true; report: Report } | { ok: false; message: stri
  * Validates the tool folder exactly as `pipeline-tool validate` does (the files pack would ship,
  * with the zip's size), except that the dev server's own state folder is passed over, wherever it
  * is, and the --fixtures file is left out as fixtures even without its `$schema`. Rule settings are
- * the project file's, as validate applies them.
+ * the project file's, as validate applies them, and findings in built files are placed at the
+ * author's source through their source maps, as validate places them.
  */
 export async function collectFindings(
   root: string,
   stateFolder: string | null,
   fixturesFile: string | null = null,
-  settings: Pick<ValidateOptions, 'rules' | 'overrides'> = {},
+  settings: Pick<ValidateOptions, 'rules' | 'overrides' | 'sourceMaps'> = {},
 ): Promise<Findings> {
   try {
     const relative = inside(root, stateFolder);

@@ -7,6 +7,7 @@ import type { EventHub } from './events.js';
 import { checkHost, urlHostName } from './host-check.js';
 import { readJsonObjectOrReply, sendBody, sendJson, sendText } from './http-utils.js';
 import type { DevSession } from './session.js';
+import type { ToolProblem } from './tool-problems.js';
 
 /*
  * The host page's origin: the page, its script and style, the state it draws, the event stream,
@@ -27,8 +28,11 @@ export interface HostRouteContext {
   afterChange: (reloadTool: boolean) => void;
   /** Answers everything under /api/ (the REST API), after the Host check. */
   api?: (request: IncomingMessage, response: ServerResponse) => Promise<void>;
-  /** A report of the tool's frame, passed on by the page; false when the body is no report. */
-  toolReport: (body: Record<string, unknown>) => boolean;
+  /**
+   * A report of the tool's frame, passed on by the page: the problem as the terminal was told of it
+   * (placed at the author's source when a source map allows), or undefined when the body is no report.
+   */
+  toolReport: (body: Record<string, unknown>) => Promise<ToolProblem | undefined>;
 }
 
 const MAX_CONTROL_BYTES = 16_000;
@@ -135,11 +139,13 @@ const ROUTE_TABLE: Record<string, Route> = {
     handle: async (request, response, context) => {
       const body = await readJsonObjectOrReply(request, response, MAX_CONTROL_BYTES);
       if (body === undefined) return;
-      if (!context.toolReport(body)) {
+      const problem = await context.toolReport(body);
+      if (problem === undefined) {
         sendJson(response, 400, { error: 'a report needs kind (error, rejection, console or blocked) and message; file, line and column are optional' });
         return;
       }
-      sendJson(response, 200, { ok: true });
+      // The page shows the place the terminal shows: the author's source, when a map placed it.
+      sendJson(response, 200, { ok: true, problem });
     },
   },
   '/__pipeline/control': {

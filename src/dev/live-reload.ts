@@ -19,8 +19,8 @@ export interface LiveReloadOptions {
   /** The dev server's own folder, left out of the findings. */
   stateFolder: string;
   session: DevSession;
-  /** Rule settings for the findings, as the server was given them. */
-  ruleSettings?: Pick<ValidateOptions, 'rules' | 'overrides'>;
+  /** Rule settings for the findings, as the server was given them, and where maps place them. */
+  ruleSettings?: Pick<ValidateOptions, 'rules' | 'overrides' | 'sourceMaps'>;
   emit: (event: DevEvent) => void;
   log: (level: 'info' | 'warning' | 'error', message: string) => void;
   /** The tool as read at start; later reads keep its manifest while the file is broken. */

@@ -22,6 +22,7 @@ import { openSettingsFile } from './settings-file.js';
 import { handleApiHttp } from './rest/endpoint.js';
 import { createRateLimiter } from './rest/rate-limit.js';
 import { readToolInfo } from './tool-manifest.js';
+import { createRuntimePlaces } from './source-places.js';
 import { createMissingFileReporter, describeToolProblem, readToolReport } from './tool-problems.js';
 import { routeToolRequest } from './tool-routes.js';
 
@@ -61,6 +62,11 @@ export interface DevServerOptions {
   settingsFile?: string;
   /** Rule settings for the findings shown beside the tool, as `validateBundle` takes them. */
   ruleSettings?: Pick<ValidateOptions, 'rules' | 'overrides'>;
+  /**
+   * The project's folder: findings and the tool's runtime errors in built files are placed at the
+   * author's source through source maps, with paths relative to it. Default: the current folder.
+   */
+  sourceRoot?: string;
   /** Watch the folder and the fixture file for live reload; true when left out. */
   watch?: boolean;
   /** Receives what a terminal should show: warnings, reloads, problems. Must not throw. */
@@ -194,10 +200,17 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     settings: store,
     onCall: options.onCall,
   });
-  session.setFindings(await collectFindings(realRoot, stateFolder, fixturesFile ?? null, options.ruleSettings));
+  const sourceRoot = path.resolve(options.sourceRoot ?? process.cwd());
+  const findingSettings = { ...options.ruleSettings, sourceMaps: { root: sourceRoot } };
+  session.setFindings(await collectFindings(realRoot, stateFolder, fixturesFile ?? null, findingSettings));
 
   const events = createEventHub();
-  const emit = (event: DevEvent) => events.send(event);
+  const runtimePlaces = createRuntimePlaces(realRoot, sourceRoot);
+  const emit = (event: DevEvent) => {
+    // The tool loads again, perhaps rebuilt with new maps.
+    if (event.type === 'reload') runtimePlaces.reset();
+    events.send(event);
+  };
   // Outside the session, so that counts survive a fixture reload, as a platform's would.
   const apiContext = { session, limiter: createRateLimiter(), onChange: () => emit({ type: 'state' }), log };
   const allowedHosts = allowedHostNames(host);
@@ -228,10 +241,12 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         hostPort: () => hostPort,
         toolPort: () => toolPort,
         toolBasePath,
-        toolReport: (body) => {
-          const problem = readToolReport(body, toolToken);
-          if (problem !== undefined) log(problem.kind === 'blocked' ? 'warning' : 'error', describeToolProblem(problem));
-          return problem !== undefined;
+        toolReport: async (body) => {
+          const read = readToolReport(body, toolToken);
+          if (read === undefined) return undefined;
+          const problem = await runtimePlaces.place(read);
+          log(problem.kind === 'blocked' ? 'warning' : 'error', describeToolProblem(problem));
+          return problem;
         },
         afterChange: (reloadTool) => {
           emit({ type: 'state' });
@@ -279,7 +294,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     throw error;
   }
 
-  const watchers = options.watch === false ? [] : await startLiveReload({ realRoot, fixturesFile, stateFolder, session, emit, log, tool, ...(options.ruleSettings ? { ruleSettings: options.ruleSettings } : {}) });
+  const watchers = options.watch === false ? [] : await startLiveReload({ realRoot, fixturesFile, stateFolder, session, emit, log, tool, ruleSettings: findingSettings });
 
   const wildcard = isWildcardAddress(host);
   if (!isLoopbackAddress(host)) {

@@ -20,6 +20,11 @@ export interface ToolProblem {
   file: string | null;
   line: number | null;
   column: number | null;
+  /**
+   * Where the error happened in the served file, when a source map placed it at the author's source
+   * (`file`, `line` and `column` are then the source's, relative to the project's folder).
+   */
+  built?: { file: string; line: number; column: number };
 }
 
 const REPORT_KINDS: readonly string[] = ['error', 'rejection', 'console', 'blocked'];
@@ -69,10 +74,14 @@ function printable(text: string): string {
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** One line for the terminal: `tool: uncaught error at app.js:3:5: TypeError: …`. */
+/**
+ * One line for the terminal: `tool: uncaught error at app.js:3:5: TypeError: …`; a place found
+ * through a source map also names the built file's: `at src/App.tsx:12:5 (built: assets/index.js:1:4821)`.
+ */
 export function describeToolProblem(problem: ToolProblem): string {
   const place = problem.file === null ? '' : ` at ${problem.file}${problem.line === null ? '' : `:${problem.line}${problem.column === null ? '' : `:${problem.column}`}`}`;
-  return printable(`tool: ${LABELS[problem.kind]}${place}: ${problem.message}`);
+  const built = problem.built ? ` (built: ${problem.built.file}:${problem.built.line}:${problem.built.column})` : '';
+  return printable(`tool: ${LABELS[problem.kind]}${place}${built}: ${problem.message}`);
 }
 
 /** What to say about a missing file: the entry page gets its own words, others a "did you mean". */

@@ -444,7 +444,7 @@ describe('a referenced file that the folder has but leaves out: the cause and th
   it.each([
     ['img/b.jpeg', { 'img/b.jpeg': 'x' }, '"img/b.jpeg" refers to img/b.jpeg, which is in the folder but does not ship: `.jpeg` is not accepted by the marketplace. Rename it to .jpg.'],
     ['LICENSE', { LICENSE: 'x' }, '"LICENSE" refers to LICENSE, which is in the folder but does not ship: a file without an extension is not accepted by the marketplace. Remove it from the bundle.'],
-    ['app.js.map', { 'app.js.map': '{}' }, '"app.js.map" refers to app.js.map, which is in the folder but does not ship: source maps are not accepted by the marketplace. Build without them.'],
+    ['app.js.map', { 'app.js.map': '{}' }, '"app.js.map" refers to app.js.map, which is in the folder but does not ship: source maps are not accepted by the marketplace, so pack keeps them out of the zip. Refer to the built file instead.'],
     ['drafts/a.png', { 'drafts/a.png': 'x', '.pipelineignore': 'drafts/\n' }, '"drafts/a.png" refers to drafts/a.png, inside drafts/, which does not ship: it matches "drafts/" in .pipelineignore. Change that pattern, or stop referring to the file.'],
     ['.logo.png', { '.logo.png': 'x' }, '".logo.png" refers to .logo.png, which is in the folder but does not ship: it is a hidden file or folder, which never ships. Rename it.'],
     ['.cache/a.png', { '.cache/a.png': 'x' }, '".cache/a.png" refers to .cache/a.png, inside .cache/, which does not ship: its folder is a hidden file or folder, which never ships. Rename it.'],

@@ -1,7 +1,6 @@
-import path from 'node:path';
 import { showName } from '../../core/format-bytes.js';
 import type { Problem, Report } from '../../core/problem.js';
-import { summaryLine, visibleProblems, type FormatOptions } from './shared.js';
+import { problemOnDisk, repositoryBase, slashPath, summaryLine, visibleProblems, type FormatOptions } from './shared.js';
 
 // Workflow commands treat these characters specially; see GitHub's "workflow commands" docs.
 const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -10,30 +9,23 @@ const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace
 /**
  * GitHub Actions annotations. An annotation must name a file of the repository, by its path from
  * the repository's root: for a folder, the entry's path (so validating a project's src/ points at
- * the source line); for a zip, the zip itself, with the entry named in the message.
+ * the source line), or the author's source file when a source map placed the problem there; for a
+ * zip, the zip itself, with the entry named in the message.
  */
 export function formatGithub(report: Report, options: FormatOptions): string {
-  const root = base(report, options);
+  const root = repositoryBase(report, options);
   const lines = visibleProblems(report, options).map((problem) => annotation(report, problem, options.cwd, root));
   lines.push(summaryLine(report, options));
   return `${lines.join('\n')}\n`;
 }
 
-/** The repository's root when the bundle lies inside it, so paths are the repository's own. */
-function base(report: Report, options: FormatOptions): string {
-  const bundle = path.resolve(options.cwd, report.bundle);
-  const inside = options.workspace === undefined ? undefined : path.relative(path.resolve(options.workspace), bundle);
-  return inside !== undefined && !inside.startsWith('..') && !path.isAbsolute(inside) ? path.resolve(options.workspace!) : options.cwd;
-}
-
 function annotation(report: Report, problem: Problem, cwd: string, base: string): string {
-  const inFolder = report.kind === 'folder' && problem.file !== undefined;
-  const file = path.relative(base, path.resolve(cwd, inFolder ? path.join(report.bundle, problem.file!) : report.bundle)) || '.';
-  const properties = [`file=${escapeProperty(showName(file.split(path.sep).join('/')))}`];
-  if (inFolder && problem.line !== undefined) properties.push(`line=${problem.line}`);
-  if (inFolder && problem.column !== undefined) properties.push(`col=${problem.column}`);
+  const { file, inside } = problemOnDisk(report, problem, cwd);
+  const properties = [`file=${escapeProperty(showName(slashPath(base, file)))}`];
+  if (inside && problem.line !== undefined) properties.push(`line=${problem.line}`);
+  if (inside && problem.column !== undefined) properties.push(`col=${problem.column}`);
   properties.push(`title=${escapeProperty(`pipeline-tool ${problem.ruleId}`)}`);
-  const where = !inFolder && problem.file !== undefined ? `${problem.file}${problem.line ? `:${problem.line}:${problem.column ?? 1}` : ''}: ` : '';
+  const where = !inside && problem.file !== undefined ? `${problem.file}${problem.line ? `:${problem.line}:${problem.column ?? 1}` : ''}: ` : '';
   // Names come from the bundle, which may be hostile: a raw newline would start a new workflow command.
   return `::${problem.severity} ${properties.join(',')}::${escapeData(showName(where + problem.message))}`;
 }

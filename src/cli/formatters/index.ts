@@ -18,6 +18,7 @@ const loaders: Readonly<Record<FormatName, (colour: boolean) => Promise<Formatte
   },
   json: async () => (await import('./json.js')).formatJson,
   github: async () => (await import('./github.js')).formatGithub,
+  sarif: async () => (await import('./sarif.js')).formatSarif,
 };
 
 export function loadFormatter(name: string, { colour = true }: { colour?: boolean } = {}): Promise<Formatter> | undefined {

@@ -1,5 +1,6 @@
+import path from 'node:path';
 import type { Report } from '../../core/problem.js';
-import { visibleProblems, type FormatOptions } from './shared.js';
+import { slashPath, visibleProblems, type FormatOptions } from './shared.js';
 
 /**
  * One JSON document. The shape is documented in the README and kept stable: fields may be added,
@@ -19,9 +20,12 @@ export function formatJson(report: Report, options: FormatOptions): string {
       ...(p.file !== undefined ? { file: p.file } : {}),
       ...(p.line !== undefined ? { line: p.line } : {}),
       ...(p.column !== undefined ? { column: p.column } : {}),
+      ...(p.built !== undefined ? { built: p.built } : {}),
       ...(p.data !== undefined ? { data: p.data } : {}),
     })),
     ...(report.excluded ? { excluded: report.excluded } : {}),
+    // What the `file` of a problem with `built` is relative to, from the working folder.
+    ...(report.sourceRoot !== undefined ? { sourceRoot: slashPath(options.cwd, path.resolve(options.cwd, report.sourceRoot)) } : {}),
   };
   return `${JSON.stringify(document, null, 2)}\n`;
 }

@@ -15,6 +15,11 @@ const REASONS: Record<ExclusionReason, (detail?: string) => string> = {
   fixtures: () => 'fixture data for pipeline-tool dev',
 };
 
+/** What a reason code means for one left-out entry: "source map, not accepted by the marketplace". */
+export function leftOutReason(entry: ExcludedEntry): string {
+  return REASONS[entry.reason](entry.detail);
+}
+
 /**
  * One line per left-out file or folder: its path, the reason code and what it means, aligned.
  * Shared by `pack --dry-run` and `validate` on a folder, which list the same things.
@@ -23,5 +28,5 @@ export function listLeftOut(entries: readonly ExcludedEntry[], dim: (text: strin
   if (entries.length === 0) return ['  (nothing)'];
   const width = Math.max(...entries.map((entry) => showName(entry.path).length));
   const codeWidth = Math.max(...entries.map((entry) => entry.reason.length));
-  return entries.map((entry) => `  ${showName(entry.path).padEnd(width)}  ${entry.reason.padEnd(codeWidth)}  ${dim(REASONS[entry.reason](entry.detail))}`);
+  return entries.map((entry) => `  ${showName(entry.path).padEnd(width)}  ${entry.reason.padEnd(codeWidth)}  ${dim(leftOutReason(entry))}`);
 }

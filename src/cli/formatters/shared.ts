@@ -1,5 +1,6 @@
+import path from 'node:path';
 import { showName } from '../../core/format-bytes.js';
-import type { Report } from '../../core/problem.js';
+import type { Problem, Report } from '../../core/problem.js';
 
 export interface FormatOptions {
   colour: boolean;
@@ -27,4 +28,40 @@ export function summaryLine(report: Report, options: FormatOptions): string {
   if (total === 0) return `${bundle}: no problems`;
   const hidden = options.quiet && report.warningCount > 0 ? `; ${plural(report.warningCount, 'warning')} hidden by --quiet` : '';
   return `${bundle}: ${plural(total, 'problem')} (${plural(report.errorCount, 'error')}, ${plural(report.warningCount, 'warning')})${hidden}`;
+}
+
+/**
+ * The folder that paths for GitHub are relative to: the repository's root (GITHUB_WORKSPACE) when
+ * the bundle lies inside it, so that paths are the repository's own; else the working folder.
+ */
+export function repositoryBase(report: Report, options: FormatOptions): string {
+  const bundle = path.resolve(options.cwd, report.bundle);
+  if (options.workspace === undefined) return options.cwd;
+  const workspace = path.resolve(options.cwd, options.workspace);
+  const inside = path.relative(workspace, bundle);
+  return !inside.startsWith('..') && !path.isAbsolute(inside) ? workspace : options.cwd;
+}
+
+/**
+ * Where on disk a problem points, absolute: its source file when a map placed it there, the
+ * folder's file for a folder, the zip itself for a zip (the entry is then only inside it), and the
+ * bundle for a problem about no file. `inside` says whether the line and column apply to that file.
+ */
+export function problemOnDisk(report: Report, problem: Problem, cwd: string): { file: string; inside: boolean } {
+  if (problem.built !== undefined && problem.file !== undefined && report.sourceRoot !== undefined) {
+    return { file: path.resolve(cwd, report.sourceRoot, problem.file), inside: true };
+  }
+  const bundle = path.resolve(cwd, report.bundle);
+  if (report.kind === 'folder' && problem.file !== undefined) return { file: path.join(bundle, problem.file), inside: true };
+  return { file: bundle, inside: false };
+}
+
+/** A path relative to `base` with `/` between folders ("." for the base itself). */
+export function slashPath(base: string, file: string): string {
+  return path.relative(base, file).split(path.sep).join('/') || '.';
+}
+
+/** "assets/index-3f2a.js:1:48213": where a placed problem sits in the bundle. */
+export function builtPlace(problem: Problem): string | undefined {
+  return problem.built && `${problem.built.file}:${problem.built.line}:${problem.built.column}`;
 }

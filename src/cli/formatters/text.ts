@@ -2,9 +2,13 @@ import { showName } from '../../core/format-bytes.js';
 import type { Problem, Report } from '../../core/problem.js';
 import { listLeftOut } from './left-out.js';
 import { palette } from './palette.js';
-import { summaryLine, visibleProblems, type FormatOptions } from './shared.js';
+import { builtPlace, summaryLine, visibleProblems, type FormatOptions } from './shared.js';
 
-/** Human-readable output, grouped by file, with one summary line at the end. */
+/**
+ * Human-readable output, grouped by file, with one summary line at the end. A problem that a
+ * source map placed at the author's source is listed under that file (relative to the project's
+ * folder) and names its place in the bundle.
+ */
 export function formatText(report: Report, options: FormatOptions): string {
   const chalk = palette(options.colour);
   const groups = new Map<string, Problem[]>();
@@ -21,7 +25,9 @@ export function formatText(report: Report, options: FormatOptions): string {
     problems.forEach((p, i) => {
       const location = width > 0 ? `${chalk.dim(locations[i]!.padEnd(width))}  ` : '';
       const severity = p.severity === 'error' ? chalk.red('error  ') : chalk.yellow('warning');
-      out.push(`  ${location}${severity}  ${showName(p.message)}  ${chalk.dim(p.ruleId)}`);
+      // A problem placed at the author's source also says where it sits in the bundle.
+      const built = builtPlace(p);
+      out.push(`  ${location}${severity}  ${showName(p.message)}  ${chalk.dim(p.ruleId)}${built === undefined ? '' : chalk.dim(`  (built: ${showName(built)})`)}`);
     });
     out.push('');
   }

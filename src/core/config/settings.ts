@@ -10,8 +10,12 @@ export interface RuleOverride {
 
 /** Overrides with their patterns compiled once, for a run that resolves many findings. */
 export interface SettingsResolver {
-  /** The setting of one rule for one finding: top level for a finding without a file. */
-  settingFor(ruleId: string, file: string | undefined): RuleSetting | undefined;
+  /**
+   * The setting of one rule for one finding: top level for a finding without a file. A finding
+   * placed at its source through a source map has two paths, its source's and its built file's;
+   * an override applies when its patterns match either.
+   */
+  settingFor(ruleId: string, file: string | readonly string[] | undefined): RuleSetting | undefined;
   /** Whether any override names this rule, so it must run even when it is off at the top level. */
   overridden(ruleId: string): boolean;
 }
@@ -27,9 +31,10 @@ export function settingsResolver(rules: Readonly<Record<string, RuleSetting>>, o
     settingFor(ruleId, file) {
       let setting = rules[ruleId];
       if (file === undefined) return setting;
+      const paths = typeof file === 'string' ? [file] : file;
       for (const override of compiled) {
         const own = override.rules[ruleId];
-        if (own !== undefined && override.matches(file)) setting = own;
+        if (own !== undefined && paths.some((one) => override.matches(one))) setting = own;
       }
       return setting;
     },

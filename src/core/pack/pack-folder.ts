@@ -34,6 +34,11 @@ export interface PackOptions {
   rules?: Readonly<Record<string, RuleSetting>>;
   /** Settings for some files only, as `validateBundle` takes them. */
   overrides?: readonly RuleOverride[];
+  /**
+   * The folder that findings placed at the author's source through source maps are relative to
+   * (the project's folder). Default: `cwd`. The maps are those beside the folder's files.
+   */
+  sourceRoot?: string;
   /** Select and check the files, but compress and write nothing. */
   dryRun?: boolean;
   /** The time recorded on every entry (SOURCE_DATE_EPOCH on the command line). Default: DEFAULT_TIMESTAMP. */
@@ -104,6 +109,8 @@ export async function packFolder(folder: string, options: PackOptions = {}): Pro
   const overrides = checkOverrides(options.overrides ?? []);
   await requireFolder(root, folder);
   await requireManifestHere(root, folder);
+  // The zip is checked too, but its findings are about the folder's files, mapped by their maps.
+  const sourceMaps = { root: path.resolve(cwd, options.sourceRoot ?? '.'), folder: root };
 
   onProgress?.({ step: 'select' });
   const shipment = await planShipment(root, {
@@ -132,7 +139,7 @@ export async function packFolder(folder: string, options: PackOptions = {}): Pro
     onProgress?.({ step: 'check-files', files: base.files });
     const stored = await measureShipment(shipment, signal);
     const measured = shipmentSource(shipment, stored);
-    const filesReport = asFolderReport(await validateBundle(measured, { rules, overrides }), folder);
+    const filesReport = asFolderReport(await validateBundle(measured, { rules, overrides, sourceMaps }), folder);
     if (!filesReport.ok || options.dryRun) {
       const listed = shipment.files.map((file) => ({ path: file.name, size: file.size }));
       return {
@@ -183,7 +190,7 @@ export async function packFolder(folder: string, options: PackOptions = {}): Pro
 
     signal?.throwIfAborted();
     onProgress?.({ step: 'check-zip' });
-    const zipReport = asFolderReport(await validateBundle(temp, { rules, overrides, excluded: selection.excluded }), folder);
+    const zipReport = asFolderReport(await validateBundle(temp, { rules, overrides, excluded: selection.excluded, sourceMaps }), folder);
     const included = zip.entries.map((entry) => ({ path: entry.name, size: entry.size, compressedSize: entry.compressedSize, method: entry.method }));
     const result = { ...base, included, zipSize: zip.size, report: zipReport, stage: 'zip' as const };
     if (!zipReport.ok) return { ...result, ok: false, written: false };

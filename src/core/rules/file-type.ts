@@ -4,7 +4,7 @@ import { defineRule } from './rule.js';
 /** How to make a refused type acceptable, by extension. */
 const HINTS: Record<string, string> = {
   '.jpeg': 'rename it to .jpg',
-  '.map': 'source maps are not accepted; build without them',
+  '.map': 'source maps are not accepted; pack the build folder with pipeline-tool pack, which leaves them out (validate still reads them beside the build)',
   '.mjs': 'rename it to .js (a module script works with type="module")',
   '.ts': 'ship the compiled .js instead',
   '.gif': 'convert it to .png',

@@ -18,7 +18,7 @@ function causeAndFix(entry: ExcludedEntry): [string, string] {
       return [`${extension ? `\`${extension}\`` : 'a file without an extension'} is not accepted by the marketplace`, fileTypeHint(extension)];
     }
     case 'source-map':
-      return ['source maps are not accepted by the marketplace', 'build without them'];
+      return ['source maps are not accepted by the marketplace, so pack keeps them out of the zip', 'refer to the built file instead'];
     case 'ignored':
       return [`it matches ${entry.detail ? `"${entry.detail}"` : 'a pattern'} in .pipelineignore`, 'change that pattern, or stop referring to the file'];
     case 'dot-file':

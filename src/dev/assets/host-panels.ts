@@ -153,6 +153,11 @@ export function drawPanels(current: unknown, show: (value: unknown) => string): 
         item.dataset['rule'] = problem.ruleId;
         const where = problem.file ? `${problem.file}${problem.line ? `:${problem.line}` : ''} ` : '';
         item.append(make('strong', `${problem.severity} `), make('code', problem.ruleId), make('span', ` ${where}${problem.message}`));
+        // Placed at the author's source through a source map: where it sits in the bundle too.
+        if (problem.built) {
+          item.dataset['built'] = `${problem.built.file}:${problem.built.line}:${problem.built.column}`;
+          item.append(make('span', ` (built: ${item.dataset['built']})`, 'built'));
+        }
         list.append(item);
       }
       holder.append(list);

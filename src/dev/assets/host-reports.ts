@@ -44,17 +44,27 @@ export function installToolReports(currentFrame: () => HTMLIFrameElement | null)
   /** The tool's own files by their path in the folder; the random base path says nothing to the author. */
   const shortFile = (file: string) => file.replace(/^https?:\/\/[^/]+\/t\/[^/]+\//, '');
 
-  const show = (problem: Json) => {
+  /** "app.js:3:5", from a place's file, line and column. */
+  const placeText = (where: Json) => {
+    const file = text(where?.file, 500);
+    if (file === '') return '';
+    const line = number(where.line);
+    const column = number(where.column);
+    return `${shortFile(file)}${line === null ? '' : `:${line}${column === null ? '' : `:${column}`}`}`;
+  };
+
+  /** Shows one problem; returns its item, or undefined when it is not shown (repeated, or too many). */
+  const show = (problem: Json): HTMLLIElement | undefined => {
     if (problem.kind === 'missing') {
       const file = text(problem.file, 500);
-      if (missingShown.has(file)) return;
+      if (missingShown.has(file)) return undefined;
       missingShown.add(file);
     }
     count += 1;
     document.body.dataset['toolProblems'] = String(count);
     title.textContent = count === 1 ? '1 problem in the tool' : `${count} problems in the tool`;
     box.hidden = false;
-    if (list.children.length >= MAX_SHOWN) return;
+    if (list.children.length >= MAX_SHOWN) return undefined;
     const kind = text(problem.kind, 20);
     const item = document.createElement('li');
     item.dataset['kind'] = kind;
@@ -62,13 +72,11 @@ export function installToolReports(currentFrame: () => HTMLIFrameElement | null)
     label.className = 'problem-kind';
     label.textContent = LABELS[kind] ?? kind;
     item.append(label);
-    const file = text(problem.file, 500);
-    if (file !== '') {
-      const line = number(problem.line);
-      const column = number(problem.column);
+    const where = placeText(problem);
+    if (where !== '') {
       const place = document.createElement('code');
       place.className = 'problem-place';
-      place.textContent = `${shortFile(file)}${line === null ? '' : `:${line}${column === null ? '' : `:${column}`}`}`;
+      place.textContent = where;
       item.append(' ', place);
     }
     const message = document.createElement('span');
@@ -76,6 +84,21 @@ export function installToolReports(currentFrame: () => HTMLIFrameElement | null)
     message.textContent = text(problem.message, 2000);
     item.append(' ', message);
     list.append(item);
+    return item;
+  };
+
+  /**
+   * Once the server has placed a frame's report at the author's source (through a source map), the
+   * item names that place, and the built file's in its title.
+   */
+  const placeAtSource = (item: HTMLLIElement, problem: Json) => {
+    const built = placeText(problem?.built);
+    const where = placeText(problem);
+    const place = item.querySelector('.problem-place');
+    if (built === '' || where === '' || !(place instanceof HTMLElement) || !item.isConnected) return;
+    place.textContent = where;
+    place.title = `built: ${built}`;
+    item.dataset['built'] = built;
   };
 
   const clear = () => {
@@ -94,14 +117,19 @@ export function installToolReports(currentFrame: () => HTMLIFrameElement | null)
     const data = event.data as Json;
     if (typeof data !== 'object' || data === null || data.type !== 'pipeline:report' || typeof data.report !== 'object' || data.report === null) return;
     const report = data.report;
-    show(report);
-    // The terminal hears of it too; the server checks the report again and hides the base path.
+    const item = show(report);
+    // The terminal hears of it too; the server checks the report again, hides the base path, and
+    // says where it is in the author's source when a source map allows.
     void fetch('/__pipeline/report', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ kind: report.kind, message: report.message, file: report.file ?? null, line: report.line ?? null, column: report.column ?? null }),
-    }).catch(() => {});
+    })
+      .then(async (response) => {
+        if (item !== undefined && response.ok) placeAtSource(item, ((await response.json()) as Json)?.problem);
+      })
+      .catch(() => {});
   });
 
-  return { clear, add: show };
+  return { clear, add: (problem) => void show(problem) };
 }

@@ -22,6 +22,8 @@ export async function runDev(dir: string | undefined, flags: DevFlags, io: CliIo
   const server = await startDevServer({
     root: target.path,
     ruleSettings: { rules: target.rules, overrides: target.overrides },
+    // Findings and runtime errors placed at the author's source are named from the project's folder.
+    sourceRoot: target.project?.root ?? io.cwd,
     ...(flags.port === undefined ? {} : { port: flags.port }),
     ...(flags.host === undefined ? {} : { host: flags.host }),
     ...(flags.fixtures === undefined ? {} : { fixturesFile: path.resolve(io.cwd, flags.fixtures) }),

@@ -37,6 +37,7 @@ export async function runPack(given: string | undefined, flags: PackFlags, io: C
       force: flags.force ?? false,
       rules: target.rules,
       overrides: target.overrides,
+      sourceRoot: target.project?.root ?? io.cwd,
       dryRun: flags.dryRun ?? false,
       ...(timestamp ? { timestamp } : {}),
       signal: controller.signal,
@@ -53,6 +54,9 @@ export async function runPack(given: string | undefined, flags: PackFlags, io: C
     if (flags.format === 'json') {
       const { formatPackJson } = await import('./format-json.js');
       io.stdout(formatPackJson(result, options));
+    } else if (flags.format === 'sarif') {
+      // A SARIF log is a document on its own: the findings, and what was left out as notifications.
+      io.stdout(formatter(result.report, options));
     } else {
       const { formatPackText } = await import('./format-text.js');
       const visible = result.report.problems.filter((problem) => !flags.quiet || problem.severity === 'error');
@@ -128,10 +132,10 @@ function describe(progress: PackProgress, dir: string): string {
 
 /**
  * A spinner on an interactive terminal; in a log, a plain line for a step only when it is slow, so
- * a normal pack in CI prints nothing but its result. JSON and --quiet mean no progress at all.
+ * a normal pack in CI prints nothing but its result. JSON, SARIF and --quiet mean no progress at all.
  */
 async function startProgress(io: CliIo, flags: PackFlags, dir: string): Promise<Progress> {
-  if (flags.quiet || flags.format === 'json') return { update: () => {}, stop: () => {} };
+  if (flags.quiet || flags.format === 'json' || flags.format === 'sarif') return { update: () => {}, stop: () => {} };
   // A pseudo-terminal without a size (`script`, `docker run -t`) reports 0 columns, on which ora
   // loops forever clearing lines; plain lines do there.
   if (io.stderrIsTTY && (process.stderr.columns ?? 80) > 0) {

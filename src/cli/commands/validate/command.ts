@@ -33,6 +33,7 @@ Examples:
   $ pipeline-tool validate estimator-1.2.0.zip
   $ pipeline-tool validate ./estimator --format json
   $ pipeline-tool validate bundle.zip --format github --max-warnings 0
+  $ pipeline-tool validate --format sarif > pipeline-tool.sarif   for code scanning
   $ pipeline-tool validate bundle.zip --rule manifest-description=off
   $ pipeline-tool validate --print-config src/vendor/katex.css
 

@@ -15,7 +15,10 @@ export async function runValidate(bundle: string | undefined, flags: ValidateFla
     io.stdout(await printConfig(flags.printConfig, target, io.cwd));
     return EXIT.ok;
   }
-  const report = await validateBundle(target.path, { rules: target.rules, overrides: target.overrides });
+  // Findings placed at the author's source are named from the project's folder (the one holding
+  // the project file), or from the working folder without one.
+  const sourceMaps = { root: target.project?.root ?? io.cwd };
+  const report = await validateBundle(target.path, { rules: target.rules, overrides: target.overrides, sourceMaps });
   report.bundle = target.shown;
   await printReport(report, flags, io);
   const code = exitCodeFor(report, flags.maxWarnings);

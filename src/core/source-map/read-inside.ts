@@ -1,0 +1,49 @@
+import { constants } from 'node:fs';
+import { lstat, open, realpath } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * `target` (absolute, or relative to `root`) as a path inside `root`, or undefined when it lies
+ * outside. Only the names are compared; see {@link readInside} for what is on disk.
+ */
+export function pathInside(root: string, target: string): string | undefined {
+  const absolute = path.resolve(root, target);
+  const relative = path.relative(root, absolute);
+  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+  return absolute;
+}
+
+/**
+ * True when `file` is a regular file whose real path (links resolved) is still inside the real
+ * `root`: a source map may name any path, and a link inside the project may point anywhere.
+ */
+export async function isFileInside(root: string, file: string): Promise<boolean> {
+  try {
+    const [realRoot, realFile] = await Promise.all([realpath(root), realpath(file)]);
+    if (pathInside(realRoot, realFile) === undefined) return false;
+    return (await lstat(realFile)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The bytes of `file` when it is a regular file inside `root` (links resolved, as
+ * {@link isFileInside}) of at most `limit` bytes; undefined otherwise, whatever the reason. Never
+ * waits on a pipe: a FIFO is not a regular file, and the file is opened without blocking.
+ */
+export async function readInside(root: string, file: string, limit: number): Promise<Buffer | undefined> {
+  if (!(await isFileInside(root, file))) return undefined;
+  let handle;
+  try {
+    handle = await open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    const info = await handle.stat();
+    if (!info.isFile() || info.size > limit) return undefined;
+    const bytes = await handle.readFile();
+    return bytes.length > limit ? undefined : bytes;
+  } catch {
+    return undefined;
+  } finally {
+    await handle?.close().catch(() => {});
+  }
+}

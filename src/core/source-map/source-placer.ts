@@ -1,0 +1,233 @@
+import { realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { TraceMap, traceSegment } from '@jridgewell/trace-mapping';
+import { mapReferenceOf } from './map-reference.js';
+import { isFileInside, pathInside, readInside } from './read-inside.js';
+
+/** A place in the author's own files: `file` relative to the placer's root, with `/`. */
+export interface SourcePosition {
+  file: string;
+  /** 1-based. */
+  line: number;
+  /** 1-based, in characters (Unicode code points), as every position in a report is counted. */
+  column: number;
+}
+
+/**
+ * How a column is counted: in characters (Unicode code points), as validate counts, or in UTF-16
+ * code units, as browsers count in their error reports.
+ */
+export type ColumnUnit = 'characters' | 'utf16';
+
+export interface SourcePlacerOptions {
+  /** The built folder on disk. Map files are read from inside it only, never through a link out of it. */
+  folder: string;
+  /**
+   * What source paths are made relative to: the project's folder. A map's source that lies outside
+   * it, or is not a file there, is not used, and neither is one whose name has another scheme.
+   */
+  root: string;
+  /** The text of a built file, by its slash-separated path in the folder; undefined when it cannot be had. */
+  readBuilt: (file: string) => Promise<string | undefined>;
+}
+
+export interface SourcePlacer {
+  /**
+   * Where the author wrote what sits at `line`:`column` of a built file (1-based; columns in
+   * characters), through the file's source map; undefined when there is no usable map, or it says
+   * nothing usable about that place.
+   */
+  place(file: string, line: number, column: number, unit?: ColumnUnit): Promise<SourcePosition | undefined>;
+  /** The text of a source file that a position was placed in, as its map holds it or as it is on disk. */
+  sourceText(file: string): string | undefined;
+}
+
+/** A map larger than this is not read: no bundle the marketplace accepts needs one so large. */
+export const MAX_MAP_BYTES = 50_000_000;
+/** A source file larger than this is not read for its text (its position is still used). */
+const MAX_SOURCE_BYTES = 10_000_000;
+
+interface LoadedMap {
+  trace: TraceMap;
+  traceSegment: typeof traceSegment;
+  /** Start offset of each line of the built text. */
+  lineStarts: number[];
+  text: string;
+  /** Each source, once looked at: its path relative to the root, or null when it is not usable. */
+  sources: Map<number, Promise<string | null>>;
+}
+
+/**
+ * Places positions of built files at the author's source through their source maps, found as
+ * browsers find them: a `sourceMappingURL` comment with an inline `data:` URL, or naming a file
+ * beside the built one; else `<file>.map` beside it, as bundlers write "hidden" maps. Everything a
+ * map says is untrusted: a map that is missing, unreadable, invalid, or that points outside the
+ * folder (for maps) or the root (for sources), places nothing and never throws.
+ */
+export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
+  const folder = path.resolve(options.folder);
+  const root = path.resolve(options.root);
+  const maps = new Map<string, Promise<LoadedMap | null>>();
+  const texts = new Map<string, string>();
+  const sourceLineStarts = new Map<string, number[]>();
+  let realRootOnce: Promise<string> | undefined;
+
+  const load = (file: string) => {
+    let loaded = maps.get(file);
+    if (!loaded) {
+      loaded = loadMap(file).catch(() => null);
+      maps.set(file, loaded);
+    }
+    return loaded;
+  };
+
+  async function loadMap(file: string): Promise<LoadedMap | null> {
+    const text = await options.readBuilt(file);
+    if (text === undefined) return null;
+    const reference = mapReferenceOf(text, file);
+    const builtPath = path.join(folder, ...file.split('/'));
+    let json: string | undefined;
+    let mapUrl: string;
+    if (reference.kind === 'inline') {
+      json = reference.json;
+      mapUrl = pathToFileURL(builtPath).href;
+    } else if (reference.kind === 'unusable') {
+      return null;
+    } else {
+      const mapPath = reference.kind === 'file' ? path.join(folder, ...reference.path.split('/')) : `${builtPath}.map`;
+      if (pathInside(folder, mapPath) === undefined) return null;
+      json = (await readInside(folder, mapPath, MAX_MAP_BYTES))?.toString('utf8');
+      mapUrl = pathToFileURL(mapPath).href;
+    }
+    if (json === undefined) return null;
+    const parsed: unknown = JSON.parse(json);
+    if (!looksLikeMap(parsed)) return null;
+    // Loaded only now: most folders have no maps, and start-up should not pay for it.
+    const { AnyMap, traceSegment } = await import('@jridgewell/trace-mapping');
+    const trace = new AnyMap(parsed as ConstructorParameters<typeof AnyMap>[0], mapUrl);
+    return { trace, traceSegment, text, lineStarts: lineStartsOf(text), sources: new Map() };
+  }
+
+  /** A source of a map as a path relative to the root, once checked on disk; null when it is not usable. */
+  function sourceOf(map: LoadedMap, index: number): Promise<string | null> {
+    let found = map.sources.get(index);
+    if (!found) {
+      found = resolveSource(map, index).catch(() => null);
+      map.sources.set(index, found);
+    }
+    return found;
+  }
+
+  async function resolveSource(map: LoadedMap, index: number): Promise<string | null> {
+    const resolved = map.trace.resolvedSources[index];
+    if (typeof resolved !== 'string' || !resolved.startsWith('file:')) return null;
+    // Nothing outside the project is even looked up: the path must lie inside it as written
+    // (against the root as given, or its real path, since the folder may have been reached
+    // through a link, as macOS's /tmp is). Then it is compared as a real path, links resolved,
+    // since a link inside the project may lead out of it.
+    const written = fileURLToPath(resolved);
+    const realRoot = await (realRootOnce ??= realpath(root));
+    if (pathInside(root, written) === undefined && pathInside(realRoot, written) === undefined) return null;
+    const absolute = pathInside(realRoot, await realpath(written));
+    if (absolute === undefined || !(await isFileInside(realRoot, absolute))) return null;
+    const relative = path.relative(realRoot, absolute).split(path.sep).join('/');
+    if (!texts.has(relative)) {
+      const content = map.trace.sourcesContent?.[index];
+      const text = typeof content === 'string' ? content : (await readInside(realRoot, absolute, MAX_SOURCE_BYTES))?.toString('utf8');
+      if (text !== undefined) texts.set(relative, text);
+    }
+    return relative;
+  }
+
+  return {
+    async place(file, line, column, unit = 'characters') {
+      const map = await load(file);
+      if (!map || !isPosition(line) || !isPosition(column)) return undefined;
+      const lineText = lineOf(map.text, map.lineStarts, line - 1);
+      // A place past the end of its line (code points are never more than UTF-16 units) is not in the file.
+      if (lineText === undefined || column - 1 > lineText.length) return undefined;
+      const segment = map.traceSegment(map.trace, line - 1, unit === 'utf16' ? column - 1 : utf16Offset(lineText, column));
+      if (!segment || segment.length < 4) return undefined;
+      const [, sourceIndex, sourceLine, sourceColumn] = segment;
+      if (![sourceIndex, sourceLine, sourceColumn].every((n) => Number.isSafeInteger(n) && n! >= 0)) return undefined;
+      const source = await sourceOf(map, sourceIndex!);
+      if (source === null) return undefined;
+      const text = texts.get(source);
+      if (text === undefined) return { file: source, line: sourceLine! + 1, column: sourceColumn! + 1 };
+      let starts = sourceLineStarts.get(source);
+      if (!starts) sourceLineStarts.set(source, (starts = lineStartsOf(text)));
+      // A map that points past the end of its source is not describing this file.
+      const sourceLineText = lineOf(text, starts, sourceLine!);
+      if (sourceLineText === undefined) return undefined;
+      return { file: source, line: sourceLine! + 1, column: codePointColumn(sourceLineText, sourceColumn!) };
+    },
+    sourceText: (file) => texts.get(file),
+  };
+}
+
+function isPosition(n: number): boolean {
+  return Number.isSafeInteger(n) && n >= 1;
+}
+
+/** Base64 VLQ digits and the separators between segments and lines: all a `mappings` string holds. */
+const MAPPINGS = /^[A-Za-z0-9+/,;]*$/;
+
+/**
+ * The shape trace-mapping needs; anything else is not a source map and is left alone. The decoder
+ * reads any other character as a zero, which would place findings at made-up positions.
+ */
+function looksLikeMap(value: unknown, depth = 0): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || depth > 1) return false;
+  const map = value as Record<string, unknown>;
+  if (map['version'] !== 3) return false;
+  if (Array.isArray(map['sections'])) {
+    return map['sections'].every((section: unknown) => typeof section === 'object' && section !== null && looksLikeMap((section as Record<string, unknown>)['map'], depth + 1));
+  }
+  return typeof map['mappings'] === 'string' && MAPPINGS.test(map['mappings']) && Array.isArray(map['sources']);
+}
+
+/** Offsets where each line starts; lines end at LF, CRLF or a lone CR, as bundlers count them. */
+export function lineStartsOf(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a) starts.push(i + 1);
+    else if (c === 0x0d) {
+      if (text.charCodeAt(i + 1) === 0x0a) i++;
+      starts.push(i + 1);
+    }
+  }
+  return starts;
+}
+
+function lineOf(text: string, starts: readonly number[], index: number): string | undefined {
+  const start = starts[index];
+  if (start === undefined) return undefined;
+  const next = starts[index + 1];
+  return text.slice(start, next === undefined ? text.length : next).replace(/\r?\n$|\r$/, '');
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** The 0-based UTF-16 offset (what source maps count) of a 1-based column in code points. */
+export function utf16Offset(line: string, column: number): number {
+  if (!SURROGATE.test(line)) return Math.min(column - 1, line.length);
+  let offset = 0;
+  for (let point = 1; point < column && offset < line.length; point++) offset += isPair(line, offset) ? 2 : 1;
+  return offset;
+}
+
+/** The 1-based column in code points of a 0-based UTF-16 offset. */
+export function codePointColumn(line: string, offset: number): number {
+  if (!SURROGATE.test(line)) return offset + 1;
+  let column = 1;
+  for (let i = 0; i < offset && i < line.length; i += isPair(line, i) ? 2 : 1) column++;
+  return column + Math.max(0, offset - line.length);
+}
+
+function isPair(text: string, at: number): boolean {
+  const high = text.charCodeAt(at);
+  const low = text.charCodeAt(at + 1);
+  return high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
+}

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { mapReferenceOf } from '../../src/core/source-map/map-reference.js';
+import { sourceDirectives } from '../../src/core/source-map/source-directives.js';
+import { codePointColumn, utf16Offset } from '../../src/core/source-map/source-placer.js';
+
+describe('the map comment of a built file', () => {
+  it.each([
+    ['a linked map', 'a();\n//# sourceMappingURL=index.js.map\n', 'assets/index.js', { kind: 'file', path: 'assets/index.js.map' }],
+    ['the legacy //@ form, trailing blank lines', 'a();\n//@ sourceMappingURL=x.map\n\n\n', 'x.js', { kind: 'file', path: 'x.map' }],
+    ['a stylesheet', 'a{b:c}\n/*# sourceMappingURL=theme.css.map */\n', 'assets/theme.css', { kind: 'file', path: 'assets/theme.css.map' }],
+    ['a map in a subfolder, percent-encoded, with a query', 'a();\n//# sourceMappingURL=maps/my%20app.js.map?v=3#x\n', 'assets/app.js', { kind: 'file', path: 'assets/maps/my app.js.map' }],
+    ['a map one folder up, still in the bundle', 'a();\n//# sourceMappingURL=../maps/app.js.map\n', 'assets/app.js', { kind: 'file', path: 'maps/app.js.map' }],
+    ['a debugId line after the comment', 'a();\n//# sourceMappingURL=app.js.map\n//# debugId=1234\n', 'app.js', { kind: 'file', path: 'app.js.map' }],
+    ['no comment', 'a();\n', 'app.js', { kind: 'none' }],
+    ['the words inside the code, not a comment of their own', 'var s = "//# sourceMappingURL=" + url;\nb();\n', 'app.js', { kind: 'none' }],
+    ['a comment too far from the end', 'a();\n//# sourceMappingURL=app.js.map\nb();\nc();\nd();\n', 'app.js', { kind: 'none' }],
+    ['out of the bundle', 'a();\n//# sourceMappingURL=../../secret.map\n', 'assets/app.js', { kind: 'unusable' }],
+    ['encoded dots that climb out', 'a();\n//# sourceMappingURL=%2e%2e/%2e%2e/secret.map\n', 'assets/app.js', { kind: 'unusable' }],
+    ['a path from the site root', 'a();\n//# sourceMappingURL=/assets/app.js.map\n', 'assets/app.js', { kind: 'unusable' }],
+    ['another site', 'a();\n//# sourceMappingURL=https://example.com/app.js.map\n', 'app.js', { kind: 'unusable' }],
+    ['a file: URL', 'a();\n//# sourceMappingURL=file:///etc/passwd\n', 'app.js', { kind: 'unusable' }],
+    ['a backslash', 'a();\n//# sourceMappingURL=..\\\\secret.map\n', 'app.js', { kind: 'unusable' }],
+    ['bad percent-encoding', 'a();\n//# sourceMappingURL=%E0%A4%A.map\n', 'app.js', { kind: 'unusable' }],
+    ['an encoded control character', 'a();\n//# sourceMappingURL=a%0Ab.map\n', 'app.js', { kind: 'unusable' }],
+  ])('%s', (_name, text, file, expected) => {
+    expect(mapReferenceOf(text, file)).toEqual(expected);
+  });
+
+  it('reads an inline map, base64 or percent-encoded, and refuses other data', () => {
+    const json = '{"version":3,"sources":["é.ts"],"mappings":""}';
+    expect(mapReferenceOf(`a();\n//# sourceMappingURL=data:application/json;charset=utf-8;base64,${Buffer.from(json).toString('base64')}\n`, 'a.js')).toEqual({ kind: 'inline', json });
+    expect(mapReferenceOf(`a();\n//# sourceMappingURL=data:application/json,${encodeURIComponent(json)}\n`, 'a.js')).toEqual({ kind: 'inline', json });
+    expect(mapReferenceOf('a();\n//# sourceMappingURL=data:text/html,<b>x</b>\n', 'a.js')).toEqual({ kind: 'unusable' });
+    expect(mapReferenceOf('a();\n//# sourceMappingURL=data:application/json;base64\n', 'a.js')).toEqual({ kind: 'unusable' });
+  });
+});
+
+describe('disable comments in an original source', () => {
+  const targets = (text: string) => sourceDirectives(text, 'src/App.vue').map(({ line, column, target, ruleIds }) => ({ line, column, target, ruleIds }));
+
+  it('reads line comments, block comments, JSX comments and template comments', () => {
+    const text = [
+      '<template>',
+      '  <!-- pipeline-tool-disable-next-line unsafe-html -->',
+      '  <div v-html="raw"></div>',
+      '</template>',
+      '<script setup lang="ts">',
+      '// pipeline-tool-disable-next-line browser-storage, dialog-call -- legacy',
+      "const a = localStorage.getItem('a');",
+      '/** pipeline-tool-disable-next-line */',
+      'alert(a);',
+      'const view = (',
+      '  <p>',
+      '    {/* pipeline-tool-disable-next-line unsafe-html */}',
+      '    <b dangerouslySetInnerHTML={{ __html: a }} />',
+      '  </p>',
+      ');',
+      '/*',
+      ' * pipeline-tool-disable-next-line browser-storage',
+      ' */',
+      'sessionStorage.clear();',
+      '</script>',
+    ].join('\r\n');
+    expect(targets(text)).toEqual([
+      { line: 2, column: 3, target: 3, ruleIds: ['unsafe-html'] },
+      { line: 6, column: 1, target: 7, ruleIds: ['browser-storage', 'dialog-call'] },
+      { line: 8, column: 1, target: 9, ruleIds: [] },
+      { line: 12, column: 6, target: 13, ruleIds: ['unsafe-html'] },
+      { line: 16, column: 1, target: 19, ruleIds: ['browser-storage'] },
+    ]);
+  });
+
+  it('ignores the words where they do not start a comment', () => {
+    const text = [
+      "const s = 'pipeline-tool-disable-next-line browser-storage';",
+      'localStorage.clear();',
+      '// note: pipeline-tool-disable-next-line browser-storage',
+      'localStorage.clear();',
+      '// pipeline-tool-disable-next-lines browser-storage',
+      'localStorage.clear();',
+      '//',
+      'pipeline-tool-disable-next-line;',
+    ].join('\n');
+    expect(targets(text)).toEqual([]);
+  });
+
+  it('is quick to say nothing for a file without the words', () => {
+    expect(sourceDirectives('x'.repeat(1_000_000), 'big.ts')).toEqual([]);
+  });
+});
+
+describe('columns between characters and UTF-16 units', () => {
+  const line = 'a😀b😀c';
+  it('converts both ways past surrogate pairs', () => {
+    expect([1, 2, 3, 4, 5].map((column) => utf16Offset(line, column))).toEqual([0, 1, 3, 4, 6]);
+    expect([0, 1, 3, 4, 6].map((offset) => codePointColumn(line, offset))).toEqual([1, 2, 3, 4, 5]);
+  });
+  it('keeps plain text as it is, and clamps past the end', () => {
+    expect(utf16Offset('abc', 2)).toBe(1);
+    expect(codePointColumn('abc', 2)).toBe(3);
+    expect(utf16Offset('abc', 99)).toBe(3);
+  });
+});
