@@ -46,6 +46,8 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
     const ruleOff = (ruleId: string, file: string) => settings.settingFor(ruleId, file) === 'off';
     const { context, directives } = await inspect(source, options.budget ?? MAX_UNPACKED_BYTES, excluded ?? [], ruleOff);
     const problems: Problem[] = [];
+    // Findings that another one explains, as its rule says (`supersedes`), are left out.
+    const explained: ((other: Finding) => boolean)[] = [];
     for (const rule of registry) {
       if (settings.settingFor(rule.id, undefined) === 'off' && !settings.overridden(rule.id)) continue;
       for (const hit of rule.check(context)) {
@@ -53,9 +55,12 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
         if (setting === 'off') continue;
         const severity: Severity = setting === 'warn' ? 'warning' : setting === 'error' ? 'error' : rule.severity;
         problems.push(toProblem(rule, severity, hit));
+        const covers = rule.supersedes?.(hit, context);
+        if (covers) explained.push(covers);
       }
     }
-    const report = summarise(source.location, source.kind, sortProblems(withoutSilenced(problems, directives)));
+    const kept = explained.length > 0 ? problems.filter((problem) => !explained.some((covers) => covers({ ...problem, data: problem.data ?? {} }))) : problems;
+    const report = summarise(source.location, source.kind, sortProblems(withoutSilenced(kept, directives)));
     return excluded ? { ...report, excluded: [...excluded] } : report;
   } finally {
     if (typeof bundle === 'string') await source.close();
