@@ -8,19 +8,29 @@
 
 export type JsonScan =
   | { ok: true; offsets: Map<string, number>; duplicates: { pointer: string; offset: number }[] }
-  | { ok: false; offset: number; message: string };
+  /** `tooDeep`: the text may be valid JSON, but nests deeper than MAX_JSON_DEPTH. */
+  | { ok: false; offset: number; message: string; tooDeep?: true };
 
 class JsonSyntaxError extends Error {
   constructor(
     message: string,
     readonly offset: number,
+    readonly tooDeep = false,
   ) {
     super(message);
   }
 }
 
-/** Deeper nesting than this is an attack on the parser, not data; it also bounds our recursion. */
-const MAX_DEPTH = 512;
+/**
+ * The most objects and arrays one JSON text may nest, in every JSON file pipeline-tool reads (the
+ * manifest, the project file, a fixture file). The platform's records are .NET-shaped, and .NET's
+ * JSON reader stops at 64 levels by default, so 512 is generous for data; deeper nesting is an
+ * attack on a parser. It also bounds the scanner's recursion.
+ */
+export const MAX_JSON_DEPTH = 512;
+
+/** Why a text that nests too deeply is refused, in words that name the limit. */
+export const TOO_DEEP_MESSAGE = `objects and arrays are nested more than ${MAX_JSON_DEPTH} levels deep here; the limit is ${MAX_JSON_DEPTH}`;
 
 /** Escapes a key for a JSON pointer (RFC 6901). */
 export function pointerToken(key: string): string {
@@ -97,8 +107,9 @@ export function scanJson(text: string): JsonScan {
 
   const readValue = (pointer: string, depth: number): void => {
     skipWhitespace();
-    if (depth > MAX_DEPTH) fail('values are nested too deeply');
     const c = text[i];
+    // `depth` objects and arrays enclose this value; one more would pass the limit.
+    if ((c === '{' || c === '[') && depth >= MAX_JSON_DEPTH) throw new JsonSyntaxError(TOO_DEEP_MESSAGE, i, true);
     offsets.set(pointer, i);
     if (c === '{') {
       i++;
@@ -180,7 +191,54 @@ export function scanJson(text: string): JsonScan {
     if (i < text.length) fail(`unexpected ${describeHere()} after the end of the JSON value`);
     return { ok: true, offsets, duplicates };
   } catch (error) {
-    if (error instanceof JsonSyntaxError) return { ok: false, offset: error.offset, message: error.message };
+    if (error instanceof JsonSyntaxError) return { ok: false, offset: error.offset, message: error.message, ...(error.tooDeep ? { tooDeep: true as const } : {}) };
     throw error;
+  }
+}
+
+/**
+ * Where the first object or array that opens past MAX_JSON_DEPTH levels is, or undefined. One
+ * pass over the characters, skipping strings, without building anything: a cheap guard before
+ * JSON.parse, which itself would read any depth.
+ */
+export function tooDeepAt(text: string): number | undefined {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // To the closing quote: one not escaped by an odd run of backslashes.
+      for (;;) {
+        i = text.indexOf('"', i + 1);
+        if (i === -1) return undefined;
+        let slashes = 0;
+        while (text.charCodeAt(i - 1 - slashes) === 0x5c) slashes++;
+        if (slashes % 2 === 0) break;
+      }
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_JSON_DEPTH) return i;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+  return undefined;
+}
+
+/** `cause`: JSON.parse's own error, when it threw one. */
+export type JsonRead = { ok: true; value: unknown } | { ok: false; offset: number; message: string; tooDeep?: true; cause?: unknown };
+
+/**
+ * The one way JSON files are read: JSON.parse, after the depth guard, and on a syntax error the
+ * scanner's offset and plain explanation (JSON.parse on Node 20 often gives no position). For
+ * readers that need nothing else from the text; those that need positions scan it (scanJson),
+ * which applies the same limit.
+ */
+export function readJson(text: string): JsonRead {
+  const deep = tooDeepAt(text);
+  if (deep !== undefined) return { ok: false, offset: deep, message: TOO_DEEP_MESSAGE, tooDeep: true };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    const scan = scanJson(text);
+    return scan.ok ? { ok: false, offset: 0, message: String((error as Error).message), cause: error } : { ...scan, cause: error };
   }
 }

@@ -24,7 +24,8 @@ export type ManifestState =
   | { status: 'unreadable' }
   | { status: 'too-large'; size: number }
   | { status: 'not-utf8' }
-  | { status: 'syntax-error'; message: string; line: number; column: number; bom: boolean }
+  /** `tooDeep`: it nests objects and arrays deeper than the limit every JSON file here has. */
+  | { status: 'syntax-error'; message: string; line: number; column: number; bom: boolean; tooDeep?: true }
   | {
       status: 'parsed';
       value: unknown;
@@ -64,7 +65,7 @@ export function parseManifest(bytes: Buffer, size = bytes.length): ManifestState
   if (bom) text = text.slice(1);
   const scan = scanJson(text);
   const positionOf = positionFinder(text);
-  if (!scan.ok) return { status: 'syntax-error', bom, message: scan.message, ...positionOf(scan.offset) };
+  if (!scan.ok) return { status: 'syntax-error', bom, message: scan.message, ...positionOf(scan.offset), ...(scan.tooDeep ? { tooDeep: scan.tooDeep } : {}) };
   let value: unknown;
   try {
     // The scan accepted the text, so JSON.parse should too; it builds the value faster.
