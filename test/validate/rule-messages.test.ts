@@ -2,6 +2,7 @@ import { symlinkSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { nextVersion } from '../../src/core/release/bump-version.js';
 import { rules } from '../../src/core/rules/index.js';
 import { leftOutCause } from '../../src/core/rules/left-out-cause.js';
 import { openFolderSource } from '../../src/core/bundle/folder-source.js';
@@ -257,6 +258,37 @@ describe('manifest-version', () => {
 
   it('leaves an empty version to manifest-empty-field', async () => {
     expect(await version('  ')).toEqual([]);
+  });
+
+  it('refuses a number above 9007199254740991 as too large to compare, never as not SemVer, and suggests no version', async () => {
+    const hits = async (value: string) => (await findings(withManifest({ ...goodManifest, version: value }), 'manifest-version')).map((hit) => [hit.message, hit.data]);
+    const words = (value: string, part: string, number: string) =>
+      `"version" is "${value}": its ${part} number ${number} is larger than 9007199254740991, too large to compare exactly (the marketplace orders releases by these numbers). Keep every number in the version at or below 9007199254740991.`;
+    for (const [value, part, number] of [
+      ['99999999999999999999.0.0', 'major', '99999999999999999999'],
+      ['1.9007199254740992.0', 'minor', '9007199254740992'],
+      ['1.2.9007199254740993', 'patch', '9007199254740993'],
+      ['1.2.9007199254740993-beta+build.1', 'patch', '9007199254740993'],
+      ['1.0.0-9007199254740992', 'pre-release', '9007199254740992'],
+      ['1.0.0-alpha.99999999999999999999', 'pre-release', '99999999999999999999'],
+    ]) {
+      expect(await hits(value!), value).toEqual([[words(value!, part!, number!), { value, part, number }]]);
+    }
+    // At the limit, in a word of a pre-release, or in build metadata (never compared): fine.
+    for (const value of ['9007199254740991.0.0', '1.2.9007199254740991', '1.0.0-9007199254740991', '1.0.0-x99999999999999999999', '1.0.0+99999999999999999999']) {
+      expect(await hits(value), value).toEqual([]);
+    }
+    // Not SemVer and too large: not SemVer, without the smaller version semver would read.
+    expect(await hits('v99999999999999999999.0.0')).toEqual([['"version" is "v99999999999999999999.0.0", which is not a SemVer version like 1.2.0.', { value: 'v99999999999999999999.0.0' }]]);
+  });
+
+  it('pipeline-tool version says the same of a number too large to compare', () => {
+    expect(() => nextVersion('1.0.0', '1.0.9007199254740992')).toThrow(
+      '"1.0.9007199254740992" cannot be a release: its patch number 9007199254740992 is larger than 9007199254740991, too large to compare exactly.',
+    );
+    expect(() => nextVersion('99999999999999999999.0.0', 'patch')).toThrow(
+      'the manifest\'s version "99999999999999999999.0.0" has a number too large to raise (its major number 99999999999999999999 is larger than 9007199254740991, too large to compare exactly), so it cannot be raised by a patch; give the new version itself, like 1.0.0.',
+    );
   });
 });
 
