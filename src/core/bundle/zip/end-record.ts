@@ -112,8 +112,8 @@ export async function readArchiveEnd(file: RandomAccess, startsLikeZip: boolean,
  * ends exactly at the end of the file is preferred; a signature inside a comment must not fool
  * us. Any other plausible end record a backward scan could meet first (inside the comment, or
  * one whose own comment swallows ours) is reported: two readers could see two archives. So are
- * end records written back to back (`before`: where the first of them starts), which a reader
- * scanning forward meets first, and Python's zipfile takes for a prefix and fails on.
+ * end records written back to back (`before`: where the first of them starts); Python's zipfile
+ * counts the first one as part of the directory, and finds none.
  */
 async function locateEnd(file: RandomAccess, end: number): Promise<{ eocdOffset: number; record: Buffer; second?: number; before?: number } | undefined> {
   const size = file.size;
