@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseProjectConfig } from '../../src/core/config/project-config.js';
-import { MAX_JSON_DEPTH, positionOf, readJson, scanJson, tooDeepAt } from '../../src/core/json/scan-json.js';
+import { MAX_JSON_DEPTH, positionOf, readJson, scanJson } from '../../src/core/json/scan-json.js';
 import { FixtureError } from '../../src/platform/errors.js';
 import { parseFixtures } from '../../src/platform/fixtures.js';
 import { validateBundle } from '../../src/core/validate.js';
@@ -40,9 +40,15 @@ describe('the limit, where it is passed', () => {
 
   it('brackets inside strings, escaped quotes included, do not count', () => {
     const text = `{"a": "${'[{'.repeat(600)}\\"${'['.repeat(600)}", "b": ${nested(512)}}`;
-    expect(tooDeepAt(text)).toBe(text.indexOf('"b": ') + 5 + 511);
-    expect(tooDeepAt(`{"a": "\\\\", "b": ${nested(511)}}`)).toBeUndefined();
-    expect(readJson(`["\\\\", ${nested(511)}]`).ok).toBe(true);
+    expect(readJson(text)).toEqual({ ok: false, offset: text.indexOf('"b": ') + 5 + 511, message: tooDeep, tooDeep: true });
+    expect(readJson(`{"a": "\\\\", "b": ${nested(511)}}`).ok).toBe(true);
+    expect(scanJson(`["\\\\", ${nested(511)}]`).ok).toBe(true);
+  });
+
+  it('far deeper nesting is refused at the same bracket, with no stack overflow', () => {
+    const deep = `${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`;
+    expect(readJson(deep)).toEqual({ ok: false, offset: 512, message: tooDeep, tooDeep: true });
+    expect(scanJson(`{"x": ${deep}}`)).toEqual({ ok: false, offset: 6 + 511, message: tooDeep, tooDeep: true });
   });
 
   it('a syntax error keeps its place and JSON.parse error', () => {

@@ -197,48 +197,45 @@ export function scanJson(text: string): JsonScan {
 }
 
 /**
- * Where the first object or array that opens past MAX_JSON_DEPTH levels is, or undefined. One
- * pass over the characters, skipping strings, without building anything: a cheap guard before
- * JSON.parse, which itself would read any depth.
+ * Whether a parsed value nests objects and arrays more than MAX_JSON_DEPTH levels deep (`level`:
+ * how many enclose `value`, itself included). The recursion stops one level past the limit, so it
+ * cannot run out of stack; a value is a few times cheaper to walk than its text is to scan.
  */
-export function tooDeepAt(text: string): number | undefined {
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      // To the closing quote: one not escaped by an odd run of backslashes.
-      for (;;) {
-        i = text.indexOf('"', i + 1);
-        if (i === -1) return undefined;
-        let slashes = 0;
-        while (text.charCodeAt(i - 1 - slashes) === 0x5c) slashes++;
-        if (slashes % 2 === 0) break;
-      }
-    } else if (c === 0x7b || c === 0x5b) {
-      if (++depth > MAX_JSON_DEPTH) return i;
-    } else if (c === 0x7d || c === 0x5d) {
-      depth--;
-    }
+function nestsTooDeep(value: object, level: number): boolean {
+  if (level > MAX_JSON_DEPTH) return true;
+  if (Array.isArray(value)) {
+    for (const item of value as unknown[]) if (typeof item === 'object' && item !== null && nestsTooDeep(item, level + 1)) return true;
+    return false;
   }
-  return undefined;
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    const item = record[key];
+    if (typeof item === 'object' && item !== null && nestsTooDeep(item, level + 1)) return true;
+  }
+  return false;
 }
 
 /** `cause`: JSON.parse's own error, when it threw one. */
 export type JsonRead = { ok: true; value: unknown } | { ok: false; offset: number; message: string; tooDeep?: true; cause?: unknown };
 
 /**
- * The one way JSON files are read: JSON.parse, after the depth guard, and on a syntax error the
- * scanner's offset and plain explanation (JSON.parse on Node 20 often gives no position). For
- * readers that need nothing else from the text; those that need positions scan it (scanJson),
- * which applies the same limit.
+ * The one way JSON files are read when nothing but their value is needed: JSON.parse, then the
+ * depth limit on the value, and for either failure the scanner's offset and plain explanation
+ * (JSON.parse on Node 20 often gives no position). Readers that need positions scan the text
+ * (scanJson), which applies the same limit.
  */
 export function readJson(text: string): JsonRead {
-  const deep = tooDeepAt(text);
-  if (deep !== undefined) return { ok: false, offset: deep, message: TOO_DEEP_MESSAGE, tooDeep: true };
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    value = JSON.parse(text);
   } catch (error) {
     const scan = scanJson(text);
     return scan.ok ? { ok: false, offset: 0, message: String((error as Error).message), cause: error } : { ...scan, cause: error };
   }
+  if (typeof value === 'object' && value !== null && nestsTooDeep(value, 1)) {
+    const scan = scanJson(text);
+    // The scanner stops at the bracket that passes the limit.
+    return scan.ok ? { ok: false, offset: 0, message: TOO_DEEP_MESSAGE, tooDeep: true } : scan;
+  }
+  return { ok: true, value };
 }
