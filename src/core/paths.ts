@@ -25,6 +25,17 @@ export function baseName(path: string): string {
 }
 
 /**
+ * Whether a file's type is acceptable once its name loses what trails the extension: spaces or
+ * dots (which Windows strips) or everything from a NUL on (where C readers and Python's zipfile
+ * cut it): `app.js `, `app.js\0`. The name is then the one thing to fix, and the path rules say so.
+ */
+export function acceptedOnceTrimmed(path: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  const trimmed = path.replace(/\u0000.*$/s, '').replace(/[\s.\u0000-\u001f]+$/, '');
+  return trimmed !== path && ALLOWED_EXTENSIONS.includes(extensionOf(trimmed));
+}
+
+/**
  * Why a path is operating-system or editor debris that never belongs in a bundle, or undefined.
  * Covers macOS resource forks, Finder and Explorer metadata, and any dot-file or dot-folder.
  */

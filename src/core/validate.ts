@@ -56,11 +56,18 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
     const excluded = options.excluded ?? source.excluded;
     const ruleOff = (ruleId: string, file: string) => settings.settingFor(ruleId, file) === 'off';
     const { context, directives } = await inspect(source, options.budget ?? MAX_UNPACKED_BYTES, excluded ?? [], ruleOff);
-    const hits: RuleFinding[] = [];
+    const found: RuleFinding[] = [];
+    // Findings that another one explains, as its rule says (`supersedes`), are left out.
+    const explained: ((other: Finding) => boolean)[] = [];
     for (const rule of registry) {
       if (settings.settingFor(rule.id, undefined) === 'off' && !settings.overridden(rule.id)) continue;
-      for (const hit of rule.check(context)) hits.push({ rule, ruleId: rule.id, ...hit });
+      for (const hit of rule.check(context)) {
+        found.push({ rule, ruleId: rule.id, ...hit });
+        const covers = settings.settingFor(rule.id, hit.file) === 'off' ? undefined : rule.supersedes?.(hit, context);
+        if (covers) explained.push(covers);
+      }
     }
+    const hits = explained.length > 0 ? found.filter((hit) => !explained.some((covers) => covers({ ...hit, data: hit.data as Record<string, unknown> }))) : found;
     // Placed before the settings apply, so that overrides and comments can name the author's files.
     const placement = options.sourceMaps === false ? undefined : await placeAtSources(hits, source, options.sourceMaps ?? {});
     const sourceDirectives = placement?.directives ?? [];

@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
+import { nestsTooDeep } from '../core/json/scan-json.js';
 import { FixtureError, mergeFixtureFile, parseFixtures, readFixtureBytes, validateFixtureValue, type Fixtures } from '../platform/index.js';
 
 /*
@@ -79,8 +80,11 @@ export function loadFixturesInBackground(file: string): FixtureLoad {
       worker = started;
       if (cancelled) void started.terminate();
     });
-    // A broken file is parsed again here, on this thread, for the line and column of its first error.
+    // A broken file, or one nested too deeply, is read again here, on this thread, for the line and
+    // column of its first error.
     if (value === SYNTAX_ERROR) return parseFixtures(bytes.toString('utf8'), file);
+    await nextTurn();
+    if (typeof value === 'object' && value !== null && nestsTooDeep(value)) return parseFixtures(bytes.toString('utf8'), file);
     let text: string | undefined;
     const textOf = () => (text ??= bytes.toString('utf8').replace(/^\uFEFF/, ''));
     await nextTurn();

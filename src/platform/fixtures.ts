@@ -9,7 +9,7 @@ import type {
   BridgeQuoteDto,
   BridgeTaskTemplateDto,
 } from '../bridge/types.js';
-import { positionFinder, positionOf, scanJson } from '../core/json/scan-json.js';
+import { positionFinder, positionOf, readJson, scanJson } from '../core/json/scan-json.js';
 import { NotRegularFileError, readRegularFile } from '../core/regular-file.js';
 import { DEFAULT_FIXTURES } from './default-fixtures.js';
 import type { FixtureApiKey } from './rest/keys.js';
@@ -309,16 +309,9 @@ function locate(text: string, problems: Omit<FixtureProblem, 'line' | 'column'>[
  */
 export async function parseFixtures(text: string, file: string, base: Fixtures = DEFAULT_FIXTURES): Promise<Fixtures> {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  let value: unknown;
-  try {
-    value = JSON.parse(body);
-  } catch (error) {
-    const scan = scanJson(body);
-    const at = scan.ok ? { line: 1, column: 1 } : positionOf(body, scan.offset);
-    const message = scan.ok ? String(error) : scan.message;
-    throw new FixtureError('FIXTURE_SYNTAX', file, [{ pointer: '', ...at, message }], { cause: error });
-  }
-  return checkFixtures(value, () => body, file, base);
+  const read = readJson(body);
+  if (!read.ok) throw new FixtureError('FIXTURE_SYNTAX', file, [{ pointer: '', ...positionOf(body, read.offset), message: read.message }], { cause: read.cause });
+  return checkFixtures(read.value, () => body, file, base);
 }
 
 /**

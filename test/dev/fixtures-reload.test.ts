@@ -75,6 +75,19 @@ describe('a fixture file', () => {
     expect(await skus(server)).toContain('FIX-FIXED');
   });
 
+  it('saved nested deeper than 512 levels keeps the previous data and names the limit, at its line', async () => {
+    const fixturesFile = path.join(tempDir(), 'fixtures.json');
+    writeFileSync(fixturesFile, productsWith('FIX-KEEP'));
+    const server = await startTestServer({ root: writeTool(), fixturesFile });
+
+    // Valid JSON that JSON.parse reads: only the depth is wrong.
+    writeFileSync(fixturesFile, `{\n  "settings": {\n    "deep": ${'['.repeat(600)}${']'.repeat(600)}\n  }\n}\n`);
+    const error = await waitFor(async () => (await readState(server))['fixtures'].error as string | null, 5_000, 'the fixture error');
+    expect(error).toContain(`${fixturesFile}:3:`);
+    expect(error).toContain('the limit is 512');
+    expect(await skus(server)).toContain('FIX-KEEP');
+  });
+
   it('of 100,000 rows reloads while the server keeps answering with the previous data, then swaps it whole', async () => {
     const fixturesFile = path.join(tempDir(), 'fixtures.json');
     writeFileSync(fixturesFile, productsWith('FIX-SMALL'));

@@ -242,3 +242,21 @@ export function buildZip(entries: EntrySpec[], archive: ArchiveSpec = {}): Buffe
   if (archive.trailing) push(archive.trailing);
   return Buffer.concat(parts);
 }
+
+/**
+ * The same archive with its central directory written first, at offset 0, and the entries after
+ * it: a layout no zip tool writes, which readers that work out a prefix from where the directory
+ * ends (Python's zipfile) read differently. For an archive without Zip64 records or a comment.
+ */
+export function directoryFirst(bytes: Buffer): Buffer {
+  const end = bytes.subarray(bytes.length - 22);
+  const cdSize = end.readUInt32LE(12);
+  const cdOffset = end.readUInt32LE(16);
+  const cd = Buffer.from(bytes.subarray(cdOffset, cdOffset + cdSize));
+  for (let at = 0; at < cd.length; at += 46 + cd.readUInt16LE(at + 28) + cd.readUInt16LE(at + 30) + cd.readUInt16LE(at + 32)) {
+    cd.writeUInt32LE(cd.readUInt32LE(at + 42) + cdSize, at + 42);
+  }
+  const newEnd = Buffer.from(end);
+  newEnd.writeUInt32LE(0, 16);
+  return Buffer.concat([cd, bytes.subarray(0, cdOffset), bytes.subarray(cdOffset + cdSize, bytes.length - 22), newEnd]);
+}

@@ -15,7 +15,7 @@ describe('scanJson points at the mistake', () => {
     ['{"a": 1', 1, 8, 'found the end of the file'],
     ['{"a": ', 1, 7, 'the file ends where a value should be'],
     ['', 1, 1, 'the file ends where a value should be'],
-    ['['.repeat(100_000), 1, 514, 'nested too deeply'],
+    ['['.repeat(100_000), 1, 513, 'nested more than 512 levels deep here; the limit is 512'],
   ])('%j', (text, line, column, words) => {
     expect(() => JSON.parse(text)).toThrow();
     const scan = scanJson(text);

@@ -1,6 +1,8 @@
 import { symlinkSync } from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { nextVersion } from '../../src/core/release/bump-version.js';
 import { rules } from '../../src/core/rules/index.js';
 import { leftOutCause } from '../../src/core/rules/left-out-cause.js';
 import { openFolderSource } from '../../src/core/bundle/folder-source.js';
@@ -257,6 +259,37 @@ describe('manifest-version', () => {
   it('leaves an empty version to manifest-empty-field', async () => {
     expect(await version('  ')).toEqual([]);
   });
+
+  it('refuses a number above 9007199254740991 as too large to compare, never as not SemVer, and suggests no version', async () => {
+    const hits = async (value: string) => (await findings(withManifest({ ...goodManifest, version: value }), 'manifest-version')).map((hit) => [hit.message, hit.data]);
+    const words = (value: string, part: string, number: string) =>
+      `"version" is "${value}": its ${part} number ${number} is larger than 9007199254740991, too large to compare exactly (the marketplace orders releases by these numbers). Keep every number in the version at or below 9007199254740991.`;
+    for (const [value, part, number] of [
+      ['99999999999999999999.0.0', 'major', '99999999999999999999'],
+      ['1.9007199254740992.0', 'minor', '9007199254740992'],
+      ['1.2.9007199254740993', 'patch', '9007199254740993'],
+      ['1.2.9007199254740993-beta+build.1', 'patch', '9007199254740993'],
+      ['1.0.0-9007199254740992', 'pre-release', '9007199254740992'],
+      ['1.0.0-alpha.99999999999999999999', 'pre-release', '99999999999999999999'],
+    ]) {
+      expect(await hits(value!), value).toEqual([[words(value!, part!, number!), { value, part, number }]]);
+    }
+    // At the limit, in a word of a pre-release, or in build metadata (never compared): fine.
+    for (const value of ['9007199254740991.0.0', '1.2.9007199254740991', '1.0.0-9007199254740991', '1.0.0-x99999999999999999999', '1.0.0+99999999999999999999']) {
+      expect(await hits(value), value).toEqual([]);
+    }
+    // Not SemVer and too large: not SemVer, without the smaller version semver would read.
+    expect(await hits('v99999999999999999999.0.0')).toEqual([['"version" is "v99999999999999999999.0.0", which is not a SemVer version like 1.2.0.', { value: 'v99999999999999999999.0.0' }]]);
+  });
+
+  it('pipeline-tool version says the same of a number too large to compare', () => {
+    expect(() => nextVersion('1.0.0', '1.0.9007199254740992')).toThrow(
+      '"1.0.9007199254740992" cannot be a release: its patch number 9007199254740992 is larger than 9007199254740991, too large to compare exactly.',
+    );
+    expect(() => nextVersion('99999999999999999999.0.0', 'patch')).toThrow(
+      'the manifest\'s version "99999999999999999999.0.0" has a number too large to raise (its major number 99999999999999999999 is larger than 9007199254740991, too large to compare exactly), so it cannot be raised by a patch; give the new version itself, like 1.0.0.',
+    );
+  });
 });
 
 describe('manifest-missing', () => {
@@ -286,6 +319,29 @@ describe('manifest-missing', () => {
     const dotted = writeZip(goodEntries().map((e) => ({ ...e, name: `./${e.name as string}` })));
     expect(await findings(dotted, 'manifest-missing')).toEqual([]);
     expect((await findings(dotted, 'path-dot-prefix')).map((hit) => hit.data)).toEqual([{ count: 4, all: true }]);
+  });
+
+  it('says a manifest stored as a symbolic link is a link, in a zip and in a folder, as the one finding about it', async () => {
+    const entries = goodEntries().map((e) => (e.name === 'manifest.json' ? { ...e, data: '../secret.json', method: 0, unixMode: 0o120777 } : e));
+    const zipped = await validateBundle(writeZip(entries));
+    expect(zipped.problems.map((p) => [p.ruleId, p.file, p.message, p.data])).toEqual([
+      [
+        'manifest-missing',
+        'manifest.json',
+        'manifest.json is stored as a symbolic link, not as a file: extractors write a link (or nothing), never the manifest it points to. Put the file itself in the bundle, for example with `pipeline-tool pack`, which never follows links.',
+        { kind: 'symlink' },
+      ],
+    ]);
+    const { 'manifest.json': _manifest, ...rest } = goodFiles();
+    const folder = writeFolder({ ...rest, 'real.json': JSON.stringify(goodManifest) });
+    symlinkSync('real.json', path.join(folder, 'manifest.json'));
+    expect(await findings(folder, 'manifest-missing')).toEqual([
+      {
+        file: 'manifest.json',
+        message: 'manifest.json is a symbolic link, and pack never follows links, so the bundle would have no manifest. Replace the link with the file it points to.',
+        data: { folder: true, kind: 'symlink' },
+      },
+    ]);
   });
 });
 
@@ -393,6 +449,24 @@ describe('the archive rules', () => {
     ]);
   });
 
+  it('archive-size-mismatch: says where a deflate stream ends before its compressed size', async () => {
+    const stream = zlib.deflateRawSync('x'.repeat(50));
+    const entry = { name: 'a.js', data: 'x'.repeat(50), payload: Buffer.concat([stream, Buffer.from('tail')]) };
+    expect(await findings(writeZip([...goodEntries(), entry]), 'archive-size-mismatch')).toEqual([
+      {
+        file: 'a.js',
+        message: `The entry's compressed data ends after ${stream.length} bytes of the ${stream.length + 4} bytes its header declares; the 4 bytes after it belong to no file. Extractors that find an entry's end by its compressed data fail on them (bsdtar: "compressed data is wrong size"), or, behind a data descriptor, read them as entries this check never saw. Build the bundle again.`,
+        data: { declared: stream.length + 4, actual: stream.length, atLeast: false, compressed: true },
+      },
+    ]);
+    // Read in pieces, a large entry's stream is measured the same way.
+    const large = Buffer.alloc(3_000_000, 'y');
+    const big = { name: 'big.js', data: large, payload: Buffer.concat([zlib.deflateRawSync(large), Buffer.alloc(300_000, 1)]) };
+    expect((await findings(writeZip([...goodEntries(), big]), 'archive-size-mismatch')).map((hit) => hit.data)).toEqual([
+      { declared: zlib.deflateRawSync(large).length + 300_000, actual: zlib.deflateRawSync(large).length, atLeast: false, compressed: true },
+    ]);
+  });
+
   it('archive-entry-count: says readers disagree when the count claims more than the directory holds', async () => {
     expect(await messages(writeZip(goodEntries(), { claimedCount: 6 }), 'archive-entry-count')).toEqual([
       '-: The archive claims 6 entries but its directory holds 4; readers that trust the count disagree. Build the bundle again.',
@@ -430,6 +504,17 @@ describe('path rules', () => {
     const hits = await findings(writeZip([...goodEntries(), { name: 'a\u0007b.js', data: 'x' }, { name: 'c\u200bd.js', data: 'x' }]), 'path-control-character');
     expect(hits.map((hit) => hit.data)).toEqual([{ codePoint: 'U+0007' }, { codePoint: 'U+200B' }]);
     expect(hits[0]!.message).toBe('The name contains the invisible or control character U+0007, which can hide its real name or extension. Rename the file.');
+  });
+
+  it('a name ending in a space, a dot or a NUL gets its path finding alone, unless its type is refused whatever the name', async () => {
+    const report = await validateBundle(writeZip([...goodEntries(), ...['lib.js ', 'lib2.js.', 'lib3.js\u0000', 'tool.exe '].map((name) => ({ name, data: 'x' }))]));
+    expect(report.problems.map((p) => `${p.ruleId} ${JSON.stringify(p.file)}`)).toEqual([
+      'path-unsafe "lib.js "',
+      'path-unsafe "lib2.js."',
+      'path-control-character "lib3.js\\u0000"',
+      'file-type "tool.exe "',
+      'path-unsafe "tool.exe "',
+    ]);
   });
 
   it('path-unsafe: checks the rest of names that all start with ./, and not the ./ root entry itself', async () => {
@@ -664,6 +749,12 @@ describe('the archive rules: each wording, from the data the zip reader gives', 
   // The reader's tests (zip-structure, zip-reader) pin the data; these pin the words made from it.
   const message = (id: string, data: object, file?: string) => rules.find((rule) => rule.id === id)!.message(data, file);
 
+  it('archive-ambiguous-end: two end records back to back', () => {
+    expect(message('archive-ambiguous-end', { offset: 100, end: 122, adjacent: true })).toBe(
+      "The archive ends with two end-of-archive records back to back, at offsets 100 and 122. Readers that scan from the end take the second; Python's zipfile then counts the first as part of the directory's bytes and cannot read the archive at all. Build the bundle again, for example with `pipeline-tool pack`.",
+    );
+  });
+
   it('archive-ambiguous-end: a Zip64 locator look-alike, and a second end record before the real one or inside its comment', () => {
     expect(message('archive-ambiguous-end', { offset: 100, end: 200, locator: true })).toBe(
       "The 20 bytes before the end-of-archive record (offset 100) look like a Zip64 locator, though the archive is not Zip64 (an entry's comment or other data ends there). Python's zipfile and yauzl take them for one and fail. Build the bundle again without comments, for example with `pipeline-tool pack`.",
@@ -693,6 +784,15 @@ describe('the archive rules: each wording, from the data the zip reader gives', 
       "The entry's local header disagrees with the central directory on: name, crc. Readers that trust one or the other would extract different things; build the bundle again.",
     );
     expect(message('archive-entry-count', { claimed: 3, found: 5 })).toBe('The archive claims 3 entries but its directory holds 5; readers that trust the count miss the hidden ones. Build the bundle again.');
+  });
+
+  it("path-unicode-mismatch: a local header's field, naming another file or stale", () => {
+    expect(message('path-unicode-mismatch', { other: 'manifest.json', crcMatches: true, where: 'local' }, 'data/notes.json')).toBe(
+      'The central directory names this entry "data/notes.json" but the Unicode Path field of its local header names it "manifest.json": extractors that read local headers (bsdtar, streaming readers) write "manifest.json", possibly over a file that was checked, the others "data/notes.json". Build the bundle again with `pipeline-tool pack`, which writes one name.',
+    );
+    expect(message('path-unicode-mismatch', { other: 'manifest.json', crcMatches: false, where: 'local' }, 'data/notes.json')).toBe(
+      "A stale Unicode Path field in this entry's local header (its checksum does not match the header's name) names it \"manifest.json\": readers that follow the specification ignore it, older ones use it and write another file than \"data/notes.json\". Build the bundle again with `pipeline-tool pack`.",
+    );
   });
 
   it('path-unicode-mismatch: a field that names another file, and a stale one', () => {

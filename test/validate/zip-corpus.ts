@@ -1,5 +1,6 @@
-import { goodEntries } from '../helpers/bundles.js';
-import { buildZip, extraField, unicodePathField, type EntrySpec } from '../helpers/zip-builder.js';
+import zlib from 'node:zlib';
+import { goodEntries, goodManifest } from '../helpers/bundles.js';
+import { buildZip, crc, directoryFirst, extraField, unicodePathField, type ArchiveSpec, type EntrySpec } from '../helpers/zip-builder.js';
 
 /**
  * Archive shapes from other readers' test suites (yauzl, Go's archive/zip, CPython's zipfile) and
@@ -18,6 +19,12 @@ export interface Shape {
   lacks?: string[];
   /** False when yauzl cannot serve as a second opinion on this shape (the comment says why). */
   oracle?: false;
+  /**
+   * How yauzl and Python's zipfile read the shape where they do not list the entries and bytes
+   * validate reads: why, in a few words. The oracle test reads every shape that has this with
+   * both, and checks that a reader without a note agrees and one with a note does not.
+   */
+  peers?: { yauzl?: string; python?: string };
 }
 
 const MARK = 0xffffffff;
@@ -39,6 +46,77 @@ const withComment = (comment: Buffer, extra?: Buffer) => {
 };
 /** A well-formed archive with its last `n` bytes cut off. */
 const cut = (bytes: Buffer, n: number) => bytes.subarray(0, bytes.length - n);
+
+/** A manifest that turns the tool into another one: what a second name or a hidden entry delivers. */
+const swappedManifest = JSON.stringify({ ...goodManifest, type: 'standalone', name: 'Swapped' });
+const notes = '{"notes":[]}';
+const deflated = (text: string) => zlib.deflateRawSync(Buffer.from(text));
+
+/**
+ * A data descriptor (with its signature) for `data` compressed to `compressed` bytes, as a
+ * streaming writer puts it after an entry.
+ */
+function descriptorFor(data: string, compressed: number): Buffer {
+  const bytes = Buffer.alloc(16);
+  bytes.writeUInt32LE(0x08074b50, 0);
+  bytes.writeUInt32LE(crc(Buffer.from(data)), 4);
+  bytes.writeUInt32LE(compressed, 8);
+  bytes.writeUInt32LE(Buffer.byteLength(data), 12);
+  return bytes;
+}
+
+/**
+ * The entry `data/notes.json` behind a data descriptor, whose declared compressed bytes hold its
+ * deflate stream, a descriptor for that stream alone, and a whole second entry named
+ * manifest.json. Readers that take sizes from the central directory see notes.json; an extractor
+ * that finds an entry's end by its deflate stream (bsdtar reading from a pipe) reads on into the
+ * hidden entry, and writes it over the manifest it extracted first.
+ */
+export function hiddenBehindStream(): EntrySpec {
+  const stream = deflated(notes);
+  const hidden = buildZip([{ name: 'manifest.json', data: swappedManifest, descriptor: true }]);
+  const hiddenEntry = hidden.subarray(0, hidden.indexOf(Buffer.from('504b0102', 'hex')));
+  return { name: 'data/notes.json', data: notes, descriptor: true, payload: Buffer.concat([stream, descriptorFor(notes, stream.length), hiddenEntry]) };
+}
+
+/**
+ * An entry whose local header carries a Unicode Path field naming manifest.json, while both
+ * headers name it data/notes.json: bsdtar (libarchive) names the file it writes by that field.
+ */
+export const secondNameInLocalHeader = (nameCrc?: number): EntrySpec => ({
+  name: 'data/notes.json',
+  data: swappedManifest,
+  localExtra: unicodePathField(Buffer.from('data/notes.json'), 'manifest.json', nameCrc),
+});
+
+/**
+ * What Info-ZIP's zip writes when it reads a file from standard input (`zip -0 < file`), the
+ * archive inside CPython's exe_with_z64 test data: stored entries whose local headers defer both
+ * sizes to a Zip64 field, plain central records, and a Zip64 end record beside an end record that
+ * does not defer to it.
+ */
+const infoZipFromStdin = () =>
+  buildZip(
+    good().map((e) => {
+      const size = Buffer.byteLength(e.data as string);
+      return { ...e, method: 0, versionNeeded: 45, local: { compressedSize: MARK, uncompressedSize: MARK }, localExtra: extraField(1, u64(size, size)) };
+    }),
+    { zip64: { sentinels: false } },
+  );
+
+/**
+ * CPython's make_zip64_file(...) test archives with every size and offset in Zip64 fields (the
+ * "zip64-valid-all-fields" case): the Zip64 end record is right, but the end record beside it
+ * gives the directory's size and offset as if the Zip64 fields held nothing, and does not defer.
+ */
+function staleEndRecord(): Buffer {
+  const entries = good().map((e) => ({ ...e, method: 0, zip64: true }));
+  const fresh = buildZip(entries, { zip64: { sentinels: false } });
+  const cdSize = fresh.readUInt32LE(fresh.length - 10);
+  const cdOffset = fresh.readUInt32LE(fresh.length - 6);
+  const archive: ArchiveSpec = { cdSize: cdSize - 24 * entries.length, cdOffset: cdOffset - 16 * entries.length, zip64: { sentinels: false, cdSize, cdOffset } };
+  return buildZip(entries, archive);
+}
 
 export const shapes: Shape[] = [
   // Zip64, as streaming writers (.NET's ZipArchive, Java and Node zippers) write small files.
@@ -201,4 +279,140 @@ export const shapes: Shape[] = [
     lacks: ['path-unsafe', 'manifest-missing'],
   },
   { name: 'jar: a ./ entry for the root', bytes: () => buildZip([{ name: './', data: '' }, ...good()]), has: ['path-dot-prefix'], lacks: ['path-unsafe'] },
+
+  // Every name a reader may use must be the one the central directory gives.
+  {
+    name: "a Unicode Path field in a local header naming manifest.json (bsdtar writes it there)",
+    bytes: () => buildZip(plus(secondNameInLocalHeader())),
+    has: ['path-unicode-mismatch'],
+    lacks: ['archive-header-mismatch'],
+    peers: {},
+  },
+  {
+    name: 'a stale Unicode Path field in a local header',
+    bytes: () => buildZip(plus(secondNameInLocalHeader(1234))),
+    has: ['path-unicode-mismatch'],
+    peers: {},
+  },
+  {
+    // Readers take only a comment from the Unicode Comment field, so it cannot rename anything.
+    name: 'an Info-ZIP Unicode Comment field (0x6375) holding a file name, in both headers',
+    bytes: () => {
+      const comment = Buffer.from('notes');
+      const field = extraField(0x6375, Buffer.concat([Buffer.from([1]), u64(crc(comment)).subarray(0, 4), Buffer.from('manifest.json')]));
+      return buildZip(plus({ name: 'a.js', data: 'x', comment, extra: field }));
+    },
+    clean: true,
+    peers: {},
+  },
+
+  // A deflate stream must end exactly at its entry's compressed size.
+  {
+    name: 'bytes after the end of a deflate stream, inside the compressed size',
+    bytes: () => buildZip(plus({ name: 'data/notes.json', data: notes, payload: Buffer.concat([deflated(notes), Buffer.from('junk')]) })),
+    has: ['archive-size-mismatch'],
+    lacks: ['archive-corrupt-data', 'archive-crc-mismatch'],
+    peers: {},
+  },
+  {
+    name: 'an entry hidden behind the end of a deflate stream, before its data descriptor',
+    bytes: () => buildZip(plus(hiddenBehindStream())),
+    has: ['archive-size-mismatch'],
+    peers: {},
+  },
+
+  // Zip64 values beside real 32-bit ones.
+  {
+    name: 'a central Zip64 field with other sizes than the real 32-bit ones beside it',
+    bytes: () => buildZip(plus({ name: 'a.js', data: 'x', centralExtra: extraField(1, u64(999, 999)) })),
+    has: ['archive-corrupt'],
+    lacks: ['archive-header-mismatch'],
+    peers: {},
+  },
+  {
+    name: 'a local Zip64 field with other sizes than the real 32-bit ones beside it',
+    bytes: () => buildZip(plus({ name: 'a.js', data: 'x', localExtra: extraField(1, u64(999, 999)) })),
+    has: ['archive-corrupt'],
+    peers: {},
+  },
+  {
+    // Node's archiver (compress-commons) fills every slot of the field, the offset too.
+    name: 'a central Zip64 field that also holds the offset its header gives',
+    bytes: () => {
+      const compressed = deflated('x').length;
+      return buildZip([{ name: 'a.js', data: 'x', central: { uncompressedSize: MARK, compressedSize: MARK }, centralExtra: extraField(1, u64(1, compressed, 0)) }, ...good()]);
+    },
+    clean: true,
+    peers: {},
+  },
+  {
+    // CPython's make_zip64_file() with no value deferred: a Zip64 field with nothing in it.
+    name: 'an empty Zip64 field in both headers',
+    bytes: () => buildZip(plus({ name: 'a.js', data: 'x', extra: extraField(1, Buffer.alloc(0)) })),
+    clean: true,
+    peers: {},
+  },
+
+  // Zip64 archives other readers' suites accept: read as what they are.
+  {
+    name: 'Info-ZIP zip reading standard input: Zip64 local headers, plain central records',
+    bytes: infoZipFromStdin,
+    clean: true,
+    peers: {},
+  },
+  {
+    // The offsets stay those of the archive alone, so the locator points one prefix too early.
+    name: 'CPython exe_with_z64: a shell script before a Zip64 archive',
+    bytes: () => Buffer.concat([Buffer.from('#!/bin/bash\nINTERPRETER_UNDER_TEST="$1"\nshift\nexec "$INTERPRETER_UNDER_TEST" "$0" "$@"\n'), infoZipFromStdin()]),
+    has: ['archive-prefix-data'],
+    lacks: ['archive-corrupt', 'archive-ambiguous-end', 'archive-hidden-data'],
+    peers: {
+      yauzl: 'fails: looks for the Zip64 end record where the locator points, inside the script',
+      python: 'reads the entries after the script; validate reports the script and reads no further',
+    },
+  },
+  {
+    // Info-ZIP unzip, Go and .NET read the end record's (wrong) values: unzip says "start of
+    // central directory not found"; Python's zipfile reads the Zip64 record's.
+    name: 'CPython zip64-valid-all-fields: an end record whose sizes leave the Zip64 fields out',
+    bytes: staleEndRecord,
+    has: ['archive-corrupt'],
+    lacks: ['archive-unsupported'],
+    peers: {
+      yauzl: "reads it by the Zip64 end record's values; validate stops where the two end records disagree",
+      python: "reads it by the Zip64 end record's values; validate stops where the two end records disagree",
+    },
+  },
+  {
+    // Readers that take sizes from the central directory (Python, yauzl, unzip) are fine; bsdtar
+    // reading from a pipe fails with "uncompressed data is wrong size" (test/validate/bsdtar.test.ts).
+    name: 'yauzl success/zip64.zip: 8-byte descriptor sizes without a Zip64 field in the local header',
+    bytes: () =>
+      buildZip(
+        good().map((e) => ({ ...e, zip64: true, descriptor: true, localExtra: Buffer.alloc(0), local: { compressedSize: 0, uncompressedSize: 0 } })),
+        { zip64: {} },
+      ),
+    has: ['archive-corrupt'],
+    lacks: ['archive-hidden-data', 'archive-header-mismatch'],
+    peers: {},
+  },
+
+  // Layouts named by what they are.
+  {
+    name: 'the central directory written before the entries',
+    bytes: () => directoryFirst(buildZip(good())),
+    has: ['archive-corrupt'],
+    lacks: ['archive-prefix-data', 'archive-hidden-data', 'archive-overlap'],
+    peers: { python: "fails: takes the directory's end for the archive's start, so finds no directory" },
+  },
+  {
+    name: 'two end records back to back',
+    bytes: () => {
+      const bytes = buildZip(good());
+      return Buffer.concat([bytes, bytes.subarray(bytes.length - 22)]);
+    },
+    has: ['archive-ambiguous-end'],
+    lacks: ['archive-hidden-data', 'archive-trailing-data'],
+    peers: { python: 'fails: counts the first end record as part of the directory, so finds no directory' },
+  },
 ];

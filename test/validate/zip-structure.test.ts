@@ -1,9 +1,10 @@
+import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { BundleSource } from '../../src/core/bundle/source.js';
 import { openZipSource } from '../../src/core/bundle/zip/zip-source.js';
 import type { Finding } from '../../src/core/problem.js';
 import { goodEntries, writeBytes } from '../helpers/bundles.js';
-import { buildZip, extraField, type ArchiveSpec, type EntrySpec } from '../helpers/zip-builder.js';
+import { buildZip, directoryFirst, extraField, unicodePathField, type ArchiveSpec, type EntrySpec } from '../helpers/zip-builder.js';
 
 /**
  * What the zip reader finds in an archive's structure, finding for finding: the reason it gives
@@ -117,6 +118,19 @@ describe('finding the end of the archive', () => {
     expect(await findingsOf(hidden)).toEqual([{ ruleId: 'archive-ambiguous-end', data: { offset: at, end: hidden.length - 22 } }]);
   });
 
+  it('end records back to back: one finding naming both, the first counted as the start of the end', async () => {
+    const bytes = buildZip(good());
+    const end = bytes.subarray(bytes.length - 22);
+    const two = Buffer.concat([bytes, end]);
+    expect(await findingsOf(two)).toEqual([{ ruleId: 'archive-ambiguous-end', data: { offset: bytes.length - 22, end: bytes.length, adjacent: true } }]);
+    // A run of three names the first of them.
+    expect(await findingsOf(Buffer.concat([two, end]))).toEqual([{ ruleId: 'archive-ambiguous-end', data: { offset: bytes.length - 22, end: bytes.length + 22, adjacent: true } }]);
+    // An end record with a comment, then another: still back to back.
+    const commented = buildZip(good(), { comment: Buffer.from('hi') });
+    const first = commented.length - 24;
+    expect(await findingsOf(Buffer.concat([commented, end]))).toEqual([{ ruleId: 'archive-ambiguous-end', data: { offset: first, end: commented.length, adjacent: true } }]);
+  });
+
   it('a zip stored inside the bundle holds an end record of its own, which is no second end', async () => {
     const inner = buildZip([]);
     expect(await zipFindings(plus({ name: 'empty.zip', data: inner, method: 0 }))).toEqual([]);
@@ -162,6 +176,19 @@ describe('Zip64 end records', () => {
     ]);
   });
 
+  it('a Zip64 archive after a prefix it does not count: the prefix, and nothing more', async () => {
+    // The locator points where the Zip64 end record would be without the prefix.
+    const archive = buildZip(good(), { zip64: { sentinels: false } });
+    const script = Buffer.from('#!/bin/sh\nexit 0\n');
+    expect(await findingsOf(Buffer.concat([script, archive]))).toEqual([{ ruleId: 'archive-prefix-data', data: { bytes: script.length } }]);
+    // Deferred to it or not.
+    expect(await findingsOf(Buffer.concat([script, buildZip(good(), { zip64: {} })]))).toEqual([{ ruleId: 'archive-prefix-data', data: { bytes: script.length } }]);
+    // A record before the locator whose directory does not end where the locator points is no
+    // such archive: the locator is wrong.
+    const wrong = buildZip(good(), { zip64: { recordOffset: 7 } });
+    expect(await findingsOf(wrong)).toEqual([corrupt('the Zip64 locator points to offset 7, where there is no Zip64 end record')]);
+  });
+
   it('a Zip64 end record with extensible data is unsupported, and nothing more', async () => {
     expect(await zipFindings(good(), { zip64: { extensible: Buffer.from('0100020000000000', 'hex') } })).toEqual([
       { ruleId: 'archive-unsupported', data: { feature: 'zip64-extensible-data' } },
@@ -190,16 +217,20 @@ describe('Zip64 end records', () => {
   it('names the field on which the two end records disagree, with both values', async () => {
     const bytes = buildZip(good());
     const { offset, size } = directoryOf(bytes);
-    const disagree = (what: string) => corrupt(`the end record and the Zip64 end record disagree on the ${what}`);
-    const cases: [ArchiveSpec, string][] = [
-      [{ disk: 1, cdDisk: 0, zip64: { sentinels: false } }, 'disk number (1 and 0)'],
-      [{ cdDisk: 1, zip64: { sentinels: false } }, "central directory's disk (1 and 0)"],
-      [{ entriesOnDisk: 3, zip64: { sentinels: false } }, 'entries on this disk (3 and 4)'],
-      [{ zip64: { sentinels: false, entries: 5, entriesOnDisk: 4 } }, 'entry count (4 and 5)'],
-      [{ zip64: { sentinels: false, cdSize: 999 } }, `central directory size (${size} and 999)`],
-      [{ zip64: { sentinels: false, cdOffset: 7 } }, `central directory offset (${offset} and 7)`],
+    // Readers that look at the Zip64 record only for a field set to its marker take the first value.
+    const disagree = (what: string, mark: string) =>
+      corrupt(
+        `the end record and the Zip64 end record disagree on the ${what}; readers that look at the Zip64 end record only when the end record's field is set to ${mark} (Info-ZIP unzip, Go, .NET) take the first`,
+      );
+    const cases: [ArchiveSpec, string, string][] = [
+      [{ disk: 1, cdDisk: 0, zip64: { sentinels: false } }, 'disk number (1 and 0)', '0xFFFF'],
+      [{ cdDisk: 1, zip64: { sentinels: false } }, "central directory's disk (1 and 0)", '0xFFFF'],
+      [{ entriesOnDisk: 3, zip64: { sentinels: false } }, 'entries on this disk (3 and 4)', '0xFFFF'],
+      [{ zip64: { sentinels: false, entries: 5, entriesOnDisk: 4 } }, 'entry count (4 and 5)', '0xFFFF'],
+      [{ zip64: { sentinels: false, cdSize: 999 } }, `central directory size (${size} and 999)`, '0xFFFFFFFF'],
+      [{ zip64: { sentinels: false, cdOffset: 7 } }, `central directory offset (${offset} and 7)`, '0xFFFFFFFF'],
     ];
-    for (const [archive, what] of cases) expect(await zipFindings(good(), archive), what).toEqual([disagree(what)]);
+    for (const [archive, what, mark] of cases) expect(await zipFindings(good(), archive), what).toEqual([disagree(what, mark)]);
   });
 
   it('the locator must name the disk the Zip64 end record is on', async () => {
@@ -320,6 +351,41 @@ describe('the central directory', () => {
   });
 });
 
+describe('Zip64 fields beside real sizes', () => {
+  const u64 = (...values: number[]) => Buffer.concat(values.map((v) => Buffer.from(BigInt(v).toString(16).padStart(16, '0'), 'hex').reverse()));
+  const compressed = zlib.deflateRawSync('x').length;
+  const reason = (where: string, slot: string, field: number, header: number) =>
+    `the ${where}'s Zip64 field holds ${field} in the place of the ${slot}, which the header gives as ${header} itself; a Zip64 value counts only for a header field set to 0xFFFFFFFF (APPNOTE 4.5.3), so readers that follow the specification take ${header} and readers that read the field in order take ${field}`;
+
+  it('a central field whose values contradict the header: which value, and both readings', async () => {
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', centralExtra: extraField(1, u64(999)) }))).toEqual([
+      corrupt(reason('central directory record', 'uncompressed size', 999, 1), 'a.js'),
+    ]);
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', centralExtra: extraField(1, u64(1, 999)) }))).toEqual([
+      corrupt(reason('central directory record', 'compressed size', 999, compressed), 'a.js'),
+    ]);
+    // The offset slot: the entry is the first, at offset 0.
+    expect(await zipFindings([{ name: 'a.js', data: 'x', central: { uncompressedSize: MARK }, centralExtra: extraField(1, u64(1, compressed, 64)) }, ...good()])).toEqual([
+      corrupt(reason('central directory record', 'local header offset', 64, 0), 'a.js'),
+    ]);
+  });
+
+  it('values that equal the header, an empty field, and a field holding only what is marked read the same to everyone', async () => {
+    expect(await zipFindings([{ name: 'a.js', data: 'x', centralExtra: extraField(1, u64(1, compressed, 0)) }, ...good()])).toEqual([]);
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', centralExtra: extraField(1, Buffer.alloc(0)) }))).toEqual([]);
+    // Info-ZIP's -fz: one size marked, its value alone in the field; a reader in order would take
+    // it for the uncompressed size, which is what it is.
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', central: { uncompressedSize: MARK }, centralExtra: extraField(1, u64(1)) }))).toEqual([]);
+  });
+
+  it('a local field is judged only without a data descriptor, whose sizes are then the ones checked', async () => {
+    // Streaming writers leave placeholders in the local header and its field; the descriptor
+    // (8 bytes wide, as the field announces) holds the sizes.
+    const streamed = { name: 'a.js', data: 'x', zip64: true, descriptor: true, local: { compressedSize: 0, uncompressedSize: 0 }, localExtra: extraField(1, u64(999, 999)) };
+    expect(await zipFindings(plus(streamed), { zip64: {} })).toEqual([]);
+  });
+});
+
 describe('gaps and overlaps between entries', () => {
   it('bytes between two entries: where, how many, after which entry', async () => {
     const bytes = buildZip(good(), { gapAfter: { index: 1, bytes: Buffer.from('hidden!') } });
@@ -384,6 +450,21 @@ describe('gaps and overlaps between entries', () => {
     expect(await findingsOf(bytes)).toEqual([{ ruleId: 'archive-overlap', file: 'styles.css', data: { other: 'the central directory', offset: directoryOf(bytes).offset } }]);
   });
 
+  it('a directory written before the entries is named as such, once; gaps and overlaps around it still count', async () => {
+    const first = corrupt(
+      "the central directory is written at offset 0, before entries it lists; every zip tool writes it after them, and readers that work out where the archive starts from where the directory ends (Python's zipfile) cannot read it",
+    );
+    const bytes = directoryFirst(buildZip(good()));
+    expect(await opened(bytes, (source) => [source.entries.map((e) => e.path), source.findings])).toEqual([good().map((e) => e.name), [first]]);
+    // Bytes between the directory and the first entry are hidden data after the directory.
+    const cdSize = bytes.readUInt32LE(bytes.length - 10);
+    const gap = Buffer.concat([bytes.subarray(0, cdSize), Buffer.from('hidden'), bytes.subarray(cdSize)]);
+    for (let at = 0; at < cdSize; at = at + 46 + gap.readUInt16LE(at + 28) + gap.readUInt16LE(at + 30) + gap.readUInt16LE(at + 32)) {
+      gap.writeUInt32LE(gap.readUInt32LE(at + 42) + 6, at + 42);
+    }
+    expect(await findingsOf(gap)).toEqual([first, { ruleId: 'archive-hidden-data', data: { offset: cdSize, bytes: 6, after: 'the central directory' } }]);
+  });
+
   it('no gap is reported when an entry cannot be located: its bytes are somewhere in it', async () => {
     expect(await zipFindings(plus({ name: 'far.js', data: 'x', central: { localOffset: 0x7fffffff } }))).toEqual([
       truncated('a local header lies past the end of the file', 'far.js'),
@@ -442,8 +523,20 @@ describe('local headers', () => {
 
   it('sizes a local header defers to its Zip64 field', async () => {
     const u64 = (...values: number[]) => Buffer.concat(values.map((v) => Buffer.from(BigInt(v).toString(16).padStart(16, '0'), 'hex').reverse()));
-    // A Zip64 field is read only for the sizes set to the marker: here neither.
-    expect(await zipFindings(plus({ name: 'a.js', data: 'x', localExtra: extraField(1, u64(999, 999)) }))).toEqual([]);
+    // A Zip64 field is read only for the sizes set to the marker: here neither, so values in it
+    // that contradict the header's own sizes give readers that read the field anyway two sizes.
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', localExtra: extraField(1, u64(999, 999)) }))).toEqual([
+      corrupt(
+        "the local header's Zip64 field holds 999 in the place of the uncompressed size, which the header gives as 1 itself; a Zip64 value counts only for a header field set to 0xFFFFFFFF (APPNOTE 4.5.3), so readers that follow the specification take 1 and readers that read the field in order take 999",
+        'a.js',
+      ),
+    ]);
+    // Values that repeat the header's, or an empty field, read the same either way.
+    const compressedSize = zlib.deflateRawSync('x').length;
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', localExtra: extraField(1, u64(1, compressedSize)) }))).toEqual([]);
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', localExtra: extraField(1, Buffer.alloc(0)) }))).toEqual([]);
+    // Both sizes in the field, whichever one the header marks, as the specification asks of a local header.
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', local: { compressedSize: MARK }, localExtra: extraField(1, u64(1, compressedSize)) }))).toEqual([]);
     // Only the uncompressed size, and only it in the field.
     expect(await zipFindings(plus({ name: 'a.js', data: 'x', local: { uncompressedSize: MARK }, localExtra: extraField(1, u64(1)) }))).toEqual([]);
     // Without a Zip64 field an uncompressed size of 0xFFFFFFFF is a plain size, here a wrong one.
@@ -491,6 +584,24 @@ describe('data descriptors', () => {
       bytes.writeUInt32LE(4, at + offset);
       expect(await findingsOf(bytes), field).toEqual([{ ruleId: 'archive-header-mismatch', file: 'a.js', data: { fields: ['data descriptor'] } }]);
     }
+  });
+
+  it('a descriptor of the other width than the local header announces: corrupt, and its real end taken', async () => {
+    const wideWithoutField = plus({ name: 'a.js', data: 'x', zip64: true, descriptor: true, localExtra: Buffer.alloc(0), local: { compressedSize: 0, uncompressedSize: 0 } });
+    expect(await zipFindings(wideWithoutField, { zip64: {} })).toEqual([
+      corrupt(
+        'the data descriptor holds 8-byte (Zip64) sizes, but the local header has no Zip64 field, which is what tells a reader to expect them (APPNOTE 4.3.9.2); readers that stream the archive read 4-byte sizes and fail (bsdtar from a pipe: "uncompressed data is wrong size")',
+        'a.js',
+      ),
+    ]);
+    // The other way round: a Zip64 field in the local header and 4-byte sizes after the data.
+    const bytes = buildZip(plus({ name: 'a.js', data: 'x', descriptor: true, localExtra: extraField(1, Buffer.alloc(16)), local: { compressedSize: MARK, uncompressedSize: MARK } }));
+    expect(await findingsOf(bytes)).toEqual([
+      corrupt(
+        'the data descriptor holds 4-byte sizes, but the local header has a Zip64 field, which tells a reader to expect 8-byte ones (APPNOTE 4.3.9.2); readers that stream the archive read other sizes and fail',
+        'a.js',
+      ),
+    ]);
   });
 
   it('a descriptor without its signature is read from the data end on', async () => {
@@ -571,12 +682,32 @@ describe('extra fields', () => {
     ]);
   });
 
+  it("a local header's Unicode Path field is held against the central name, and one name in both headers is one finding", async () => {
+    const field = (name: string, nameCrc?: number) => unicodePathField(Buffer.from('a.js'), name, nameCrc);
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', localExtra: field('manifest.json') }))).toEqual([
+      { ruleId: 'path-unicode-mismatch', file: 'a.js', data: { other: 'manifest.json', crcMatches: true, where: 'local' } },
+    ]);
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', localExtra: field('manifest.json', 7) }))).toEqual([
+      { ruleId: 'path-unicode-mismatch', file: 'a.js', data: { other: 'manifest.json', crcMatches: false, where: 'local' } },
+    ]);
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', extra: field('b.js') }))).toEqual([
+      { ruleId: 'path-unicode-mismatch', file: 'a.js', data: { other: 'b.js', crcMatches: true, where: 'central' } },
+    ]);
+    // Two other names: one finding for each header.
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', centralExtra: field('b.js'), localExtra: field('c.js') }))).toEqual([
+      { ruleId: 'path-unicode-mismatch', file: 'a.js', data: { other: 'b.js', crcMatches: true, where: 'central' } },
+      { ruleId: 'path-unicode-mismatch', file: 'a.js', data: { other: 'c.js', crcMatches: true, where: 'local' } },
+    ]);
+    // A local field naming the entry as the central directory does is fine.
+    expect(await zipFindings(plus({ name: 'a.js', data: 'x', localExtra: field('a.js') }))).toEqual([]);
+  });
+
   it('a Unicode Path field needs its version and checksum, 5 bytes; an empty name after them is a name', async () => {
     const field = (data: Buffer) => extraField(0x7075, data);
     const crcOfName = Buffer.alloc(4);
     crcOfName.writeUInt32LE(Number(BigInt.asUintN(32, BigInt((await import('node:zlib')).crc32(Buffer.from('a.js'))))));
     expect(await zipFindings(plus({ name: 'a.js', data: 'x', extra: field(Buffer.concat([Buffer.from([1]), crcOfName])) }))).toEqual([
-      { ruleId: 'path-unicode-mismatch', file: 'a.js', data: { other: '', crcMatches: true } },
+      { ruleId: 'path-unicode-mismatch', file: 'a.js', data: { other: '', crcMatches: true, where: 'central' } },
     ]);
     expect(await zipFindings(plus({ name: 'a.js', data: 'x', extra: field(Buffer.concat([Buffer.from([1]), crcOfName.subarray(0, 3)])) }))).toEqual([]);
   });

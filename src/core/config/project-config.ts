@@ -52,7 +52,7 @@ export function parseProjectConfig(text: string, file: string): ProjectConfig {
     throw new ConfigError(file, line, column, reason);
   };
   const scan = scanJson(body);
-  if (!scan.ok) fail(scan.offset, `not valid JSON: ${scan.message}.`);
+  if (!scan.ok) fail(scan.offset, scan.tooDeep ? `${scan.message}.` : `not valid JSON: ${scan.message}.`);
   const { offsets, duplicates } = scan as Extract<typeof scan, { ok: true }>;
   const place = (pointer: string) => offsets.get(pointer) ?? 0;
   const name = (pointer: string) => pointer.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~')).join('.').replace(/\.(\d+)(?=\.|$)/g, '[$1]');

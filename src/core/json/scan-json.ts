@@ -8,19 +8,29 @@
 
 export type JsonScan =
   | { ok: true; offsets: Map<string, number>; duplicates: { pointer: string; offset: number }[] }
-  | { ok: false; offset: number; message: string };
+  /** `tooDeep`: the text may be valid JSON, but nests deeper than MAX_JSON_DEPTH. */
+  | { ok: false; offset: number; message: string; tooDeep?: true };
 
 class JsonSyntaxError extends Error {
   constructor(
     message: string,
     readonly offset: number,
+    readonly tooDeep = false,
   ) {
     super(message);
   }
 }
 
-/** Deeper nesting than this is an attack on the parser, not data; it also bounds our recursion. */
-const MAX_DEPTH = 512;
+/**
+ * The most objects and arrays one JSON text may nest, in every JSON file pipeline-tool reads (the
+ * manifest, the project file, a fixture file). The platform's records are .NET-shaped, and .NET's
+ * JSON reader stops at 64 levels by default, so 512 is generous for data; deeper nesting is an
+ * attack on a parser. It also bounds the scanner's recursion.
+ */
+export const MAX_JSON_DEPTH = 512;
+
+/** Why a text that nests too deeply is refused, in words that name the limit. */
+export const TOO_DEEP_MESSAGE = `objects and arrays are nested more than ${MAX_JSON_DEPTH} levels deep here; the limit is ${MAX_JSON_DEPTH}`;
 
 /** Escapes a key for a JSON pointer (RFC 6901). */
 export function pointerToken(key: string): string {
@@ -97,8 +107,9 @@ export function scanJson(text: string): JsonScan {
 
   const readValue = (pointer: string, depth: number): void => {
     skipWhitespace();
-    if (depth > MAX_DEPTH) fail('values are nested too deeply');
     const c = text[i];
+    // `depth` objects and arrays enclose this value; one more would pass the limit.
+    if ((c === '{' || c === '[') && depth >= MAX_JSON_DEPTH) throw new JsonSyntaxError(TOO_DEEP_MESSAGE, i, true);
     offsets.set(pointer, i);
     if (c === '{') {
       i++;
@@ -180,7 +191,51 @@ export function scanJson(text: string): JsonScan {
     if (i < text.length) fail(`unexpected ${describeHere()} after the end of the JSON value`);
     return { ok: true, offsets, duplicates };
   } catch (error) {
-    if (error instanceof JsonSyntaxError) return { ok: false, offset: error.offset, message: error.message };
+    if (error instanceof JsonSyntaxError) return { ok: false, offset: error.offset, message: error.message, ...(error.tooDeep ? { tooDeep: true as const } : {}) };
     throw error;
   }
+}
+
+/**
+ * Whether a parsed value nests objects and arrays more than MAX_JSON_DEPTH levels deep (`level`:
+ * how many enclose `value`, itself included). The recursion stops one level past the limit, so it
+ * cannot run out of stack; a value is a few times cheaper to walk than its text is to scan.
+ */
+export function nestsTooDeep(value: object, level = 1): boolean {
+  if (level > MAX_JSON_DEPTH) return true;
+  if (Array.isArray(value)) {
+    for (const item of value as unknown[]) if (typeof item === 'object' && item !== null && nestsTooDeep(item, level + 1)) return true;
+    return false;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    const item = record[key];
+    if (typeof item === 'object' && item !== null && nestsTooDeep(item, level + 1)) return true;
+  }
+  return false;
+}
+
+/** `cause`: JSON.parse's own error, when it threw one. */
+export type JsonRead = { ok: true; value: unknown } | { ok: false; offset: number; message: string; tooDeep?: true; cause?: unknown };
+
+/**
+ * The one way JSON files are read when nothing but their value is needed: JSON.parse, then the
+ * depth limit on the value, and for either failure the scanner's offset and plain explanation
+ * (JSON.parse on Node 20 often gives no position). Readers that need positions scan the text
+ * (scanJson), which applies the same limit.
+ */
+export function readJson(text: string): JsonRead {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const scan = scanJson(text);
+    return scan.ok ? { ok: false, offset: 0, message: String((error as Error).message), cause: error } : { ...scan, cause: error };
+  }
+  if (typeof value === 'object' && value !== null && nestsTooDeep(value, 1)) {
+    const scan = scanJson(text);
+    // The scanner stops at the bracket that passes the limit.
+    return scan.ok ? { ok: false, offset: 0, message: TOO_DEEP_MESSAGE, tooDeep: true } : scan;
+  }
+  return { ok: true, value };
 }

@@ -14,7 +14,8 @@ export interface KeyPosition {
 }
 
 export type ManifestState =
-  | { status: 'missing'; nested?: string; wrongCase?: string }
+  /** `kind`: manifest.json is there, but as a link or another special entry, never read as a file. */
+  | { status: 'missing'; nested?: string; wrongCase?: string; kind?: 'symlink' | 'other' }
   /**
    * The archive's own findings already explain why the manifest cannot be read (its entries could
    * not be listed, or its data is encrypted, compressed with another method, or corrupt); a
@@ -23,7 +24,8 @@ export type ManifestState =
   | { status: 'unreadable' }
   | { status: 'too-large'; size: number }
   | { status: 'not-utf8' }
-  | { status: 'syntax-error'; message: string; line: number; column: number; bom: boolean }
+  /** `tooDeep`: it nests objects and arrays deeper than the limit every JSON file here has. */
+  | { status: 'syntax-error'; message: string; line: number; column: number; bom: boolean; tooDeep?: true }
   | {
       status: 'parsed';
       value: unknown;
@@ -44,7 +46,10 @@ export function locateManifest(source: BundleSource): BundleEntry | Extract<Mani
   if (entry) return entry;
   const nested = files.find((e) => /^[^/]+\/manifest\.json$/.test(e.path))?.path;
   const wrongCase = files.find((e) => e.path.toLowerCase() === MANIFEST_PATH)?.path;
-  return { status: 'missing', ...(nested ? { nested } : {}), ...(wrongCase ? { wrongCase } : {}) };
+  // A link in a zip is listed and never followed; in a folder, pack leaves it out.
+  const special = source.entries.find((e) => e.path === MANIFEST_PATH)?.kind ?? source.excluded?.find((e) => e.path === MANIFEST_PATH)?.kind;
+  const kind = special === 'symlink' || special === 'other' ? special : undefined;
+  return { status: 'missing', ...(nested ? { nested } : {}), ...(wrongCase ? { wrongCase } : {}), ...(kind ? { kind } : {}) };
 }
 
 /** Decodes and parses the manifest's bytes (of which at most MANIFEST_MAX_BYTES + 1 are needed). */
@@ -60,7 +65,7 @@ export function parseManifest(bytes: Buffer, size = bytes.length): ManifestState
   if (bom) text = text.slice(1);
   const scan = scanJson(text);
   const positionOf = positionFinder(text);
-  if (!scan.ok) return { status: 'syntax-error', bom, message: scan.message, ...positionOf(scan.offset) };
+  if (!scan.ok) return { status: 'syntax-error', bom, message: scan.message, ...positionOf(scan.offset), ...(scan.tooDeep ? { tooDeep: scan.tooDeep } : {}) };
   let value: unknown;
   try {
     // The scan accepted the text, so JSON.parse should too; it builds the value faster.

@@ -9,7 +9,7 @@ import { describeFileKind, readRegularFile } from '../regular-file.js';
 import { scanJson } from '../json/scan-json.js';
 import { MANIFEST_PATH } from '../paths.js';
 import { defaultZipName } from '../pack/destination.js';
-import { isStrictSemver } from '../rules/manifest-version.js';
+import { isStrictSemver, tooLargeNumber, tooLargeWords } from '../rules/manifest-version.js';
 
 const require = createRequire(import.meta.url);
 const semver = {
@@ -55,15 +55,17 @@ export interface BumpResult {
  */
 export function nextVersion(current: string | undefined, release: string, force = false): string {
   const isType = (RELEASE_TYPES as readonly string[]).includes(release);
+  const releaseTooLarge = isType ? undefined : tooLargeNumber(release);
+  if (releaseTooLarge) throw new UsageError(`"${release}" cannot be a release: ${tooLargeWords(releaseTooLarge)}.`);
   if (!isType && !isStrictSemver(release)) {
     throw new UsageError(`"${release}" is not a release: give major, minor or patch, or a SemVer version like 1.2.0.`);
   }
   const usable = current !== undefined && isStrictSemver(current);
   if (isType) {
     if (!usable) {
-      throw new UsageError(
-        `the manifest's version ${current === undefined ? 'is missing' : `"${current}" is not SemVer`}, so it cannot be raised by a ${release}; give the new version itself, like 1.0.0.`,
-      );
+      const currentTooLarge = current === undefined ? undefined : tooLargeNumber(current);
+      const why = current === undefined ? 'is missing' : currentTooLarge ? `"${current}" has a number too large to raise (${tooLargeWords(currentTooLarge)})` : `"${current}" is not SemVer`;
+      throw new UsageError(`the manifest's version ${why}, so it cannot be raised by a ${release}; give the new version itself, like 1.0.0.`);
     }
     return semver.inc(current, release as ReleaseType)!;
   }

@@ -17,6 +17,15 @@ export default defineRule<{ count: number; all: boolean }>({
     all
       ? `Every name in the archive starts with ./ (${count} entries), as \`bsdtar -a -cf x.zip .\` writes them; whether the marketplace finds ./manifest.json is unknown. Zip the folder's contents with plain names: \`pipeline-tool pack <folder>\`.`
       : 'The archive lists its root folder as an entry named ./ (as jar writes it); extractors treat it differently. Build the bundle with `pipeline-tool pack <folder>`.',
+  // With every name under "./", no plain name resolves: the manifest, and every file a page refers
+  // to, look missing. This finding is their cause and names the fix; a file missing under its
+  // "./" name too is still reported.
+  supersedes: ({ data }, { source }) =>
+    data.all
+      ? (other) =>
+          other.ruleId === 'manifest-missing' ||
+          (other.ruleId === 'reference-missing' && typeof other.data['resolved'] === 'string' && source.entries.some((entry) => entry.path === `./${other.data['resolved'] as string}`))
+      : undefined,
   check: ({ source }) => {
     const paths = source.entries.map((entry) => entry.path);
     if (allDotPrefixed(paths)) return [{ data: { count: paths.length, all: true } }];

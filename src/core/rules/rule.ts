@@ -54,6 +54,12 @@ export interface Rule<D extends object = Record<string, unknown>> {
   /** The wording of one finding, made from its data. */
   message(data: D, file?: string): string;
   check(context: RuleContext): RuleHit<D>[];
+  /**
+   * Which other findings one finding of this rule makes redundant: they share its cause, and its
+   * message already names the fix (names all under "./" are why manifest.json and the files a page
+   * refers to look missing). Returns a test for them, or nothing when this finding explains none.
+   */
+  supersedes?(hit: RuleHit<D>, context: RuleContext): ((other: Finding) => boolean) | undefined;
   /** For a rule found in JavaScript: how it reads the token stream (src/core/code/js-rule.ts). */
   readonly js?: JsDetector;
 }

@@ -76,6 +76,7 @@ export async function readArchiveEnd(file: RandomAccess, startsLikeZip: boolean,
     findings.push({ ruleId: 'archive-trailing-data', data: { bytes: rest.length, ...(rest.every((b) => b === 0) ? { zeros: true } : {}) } });
   }
   if (located.second !== undefined) findings.push({ ruleId: 'archive-ambiguous-end', data: { offset: located.second, end: eocdOffset } });
+  if (located.before !== undefined) findings.push({ ruleId: 'archive-ambiguous-end', data: { offset: located.before, end: eocdOffset, adjacent: true } });
 
   const classic: Fields = {
     disk: record.readUInt16LE(4),
@@ -94,7 +95,7 @@ export async function readArchiveEnd(file: RandomAccess, startsLikeZip: boolean,
   }
   if (!checkDisks(fields, zip64?.totalDisks, findings)) return undefined;
 
-  const endStart = zip64?.recordOffset ?? eocdOffset;
+  const endStart = zip64?.recordOffset ?? located.before ?? eocdOffset;
   if (fields.cdOffset + fields.cdSize > endStart) {
     findings.push(
       fields.cdOffset + fields.cdSize > size
@@ -110,9 +111,11 @@ export async function readArchiveEnd(file: RandomAccess, startsLikeZip: boolean,
  * Searches the last 22 + 65,535 bytes before `end` for the end record. A candidate whose comment
  * ends exactly at the end of the file is preferred; a signature inside a comment must not fool
  * us. Any other plausible end record a backward scan could meet first (inside the comment, or
- * one whose own comment swallows ours) is reported: two readers could see two archives.
+ * one whose own comment swallows ours) is reported: two readers could see two archives. So are
+ * end records written back to back (`before`: where the first of them starts); Python's zipfile
+ * counts the first one as part of the directory, and finds none.
  */
-async function locateEnd(file: RandomAccess, end: number): Promise<{ eocdOffset: number; record: Buffer; second?: number } | undefined> {
+async function locateEnd(file: RandomAccess, end: number): Promise<{ eocdOffset: number; record: Buffer; second?: number; before?: number } | undefined> {
   const size = file.size;
   const start = Math.max(0, end - EOCD_SIZE - MAX_COMMENT);
   const tail = await file.read(start, end - start);
@@ -127,10 +130,13 @@ async function locateEnd(file: RandomAccess, end: number): Promise<{ eocdOffset:
   if (chosen === undefined) return undefined;
   // A candidate before the chosen one is a whole record (the chosen one's 22 bytes fit after it).
   const second = candidates.find((i) => i !== chosen && (i > chosen || commentEnd(i) === size));
+  let before: number | undefined;
+  for (let next = chosen, i: number | undefined; (i = fullRecord.find((j) => j < next && commentEnd(j) === start + next)) !== undefined; next = i) before = i;
   return {
     eocdOffset: start + chosen,
     record: tail.subarray(chosen, chosen + EOCD_SIZE),
     ...(second !== undefined ? { second: start + second } : {}),
+    ...(before !== undefined ? { before: start + before } : {}),
   };
 }
 
@@ -172,10 +178,14 @@ async function readZip64(
     findings.push({ ruleId: 'archive-ambiguous-end', data: { offset: locatorOffset, end: eocdOffset, locator: true } });
     return undefined;
   };
-  const recordOffset = readUInt64(locator, 8);
-  if (recordOffset + ZIP64_EOCD_SIZE > locatorOffset) return fail(`the Zip64 locator points to offset ${recordOffset}, where no Zip64 end record fits`);
-  const record = await file.read(recordOffset, ZIP64_EOCD_SIZE);
-  if (record.readUInt32LE(0) !== SIG_ZIP64_EOCD) return fail(`the Zip64 locator points to offset ${recordOffset}, where there is no Zip64 end record`);
+  const pointed = readUInt64(locator, 8);
+  const there = pointed + ZIP64_EOCD_SIZE <= locatorOffset ? await file.read(pointed, ZIP64_EOCD_SIZE) : undefined;
+  const found = there?.readUInt32LE(0) === SIG_ZIP64_EOCD ? pointed : await prefixedRecord(file, locatorOffset, pointed);
+  if (found === undefined) {
+    return fail(`the Zip64 locator points to offset ${pointed}, where ${there ? 'there is no Zip64 end record' : 'no Zip64 end record fits'}`);
+  }
+  const recordOffset = found;
+  const record = found === pointed ? there! : await file.read(found, ZIP64_EOCD_SIZE);
   // Some readers take the record from the locator's offset, others from just before the locator;
   // both must find the same one.
   const recordEnd = recordOffset + 12 + readUInt64(record, 4);
@@ -197,7 +207,13 @@ async function readZip64(
   for (const key of Object.keys(classic) as (keyof Fields)[]) {
     const mark = key === 'cdSize' || key === 'cdOffset' ? ZIP64_MARK : ZIP64_COUNT_MARK;
     if (classic[key] !== mark && classic[key] !== fields[key]) {
-      findings.push(corrupt(`the end record and the Zip64 end record disagree on the ${FIELD_NAMES[key]} (${classic[key]} and ${fields[key]})`));
+      // Python's zipfile takes the Zip64 record's value; Info-ZIP unzip, Go and .NET consult that
+      // record only for a field set to its marker, so they take the end record's.
+      findings.push(
+        corrupt(
+          `the end record and the Zip64 end record disagree on the ${FIELD_NAMES[key]} (${classic[key]} and ${fields[key]}); readers that look at the Zip64 end record only when the end record's field is set to ${mark === ZIP64_MARK ? '0xFFFFFFFF' : '0xFFFF'} (Info-ZIP unzip, Go, .NET) take the first`,
+        ),
+      );
       return 'failed';
     }
   }
@@ -206,6 +222,23 @@ async function readZip64(
     return 'failed';
   }
   return { fields, recordOffset, totalDisks: locator.readUInt32LE(16) };
+}
+
+/**
+ * A Zip64 archive written after other bytes (a script or an installer stub: CPython's exe_with_z64
+ * test data is a shell script followed by the output of `zip -0 < file`) keeps the offsets it was
+ * written with, so its locator points as far before its Zip64 end record as the prefix is long.
+ * The record is then right before the locator, and its directory ends at the offset the locator
+ * gives, as Python's zipfile checks before reading it there. Returns where the record is, so that
+ * the prefix can be measured and reported like any other; undefined when the bytes there are not
+ * such a record.
+ */
+async function prefixedRecord(file: RandomAccess, locatorOffset: number, pointed: number): Promise<number | undefined> {
+  const at = locatorOffset - ZIP64_EOCD_SIZE;
+  if (at <= pointed) return undefined;
+  const record = await file.read(at, ZIP64_EOCD_SIZE);
+  if (record.readUInt32LE(0) !== SIG_ZIP64_EOCD || readUInt64(record, 4) !== ZIP64_EOCD_SIZE - 12) return undefined;
+  return readUInt64(record, 40) + readUInt64(record, 48) === pointed ? at : undefined;
 }
 
 /**

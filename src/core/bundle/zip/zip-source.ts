@@ -88,16 +88,17 @@ async function readZipEntry(
     return produced < cap;
   };
 
-  let failure: string | undefined;
+  let inflated: Inflated = { consumed: record.compressedSize };
   if (record.method === METHOD_STORED) {
     await feedStored(file, record, take);
   } else if (record.uncompressedSize < ONE_SHOT_LIMIT && record.compressedSize <= FEED_SIZE * 4) {
-    failure = await inflateOneShot(await file.read(record.dataOffset, record.compressedSize), cap, take);
+    inflated = await inflateOneShot(await file.read(record.dataOffset, record.compressedSize), cap, take);
   } else {
-    failure = await inflateStreaming(file, record, take);
+    inflated = await inflateStreaming(file, record, take);
   }
 
   const sawAll = produced < cap;
+  const { failure, consumed } = inflated;
   if (failure) {
     findings.push({ ruleId: 'archive-corrupt-data', file: record.name, data: { reason: failure } });
   } else if (produced > record.uncompressedSize) {
@@ -106,8 +107,20 @@ async function readZipEntry(
     findings.push({ ruleId: 'archive-size-mismatch', file: record.name, data: { declared: record.uncompressedSize, actual: produced, atLeast: false } });
   } else if (sawAll && crc !== record.crc32) {
     findings.push({ ruleId: 'archive-crc-mismatch', file: record.name, data: { expected: hex(record.crc32), actual: hex(crc) } });
+  } else if (sawAll && consumed < record.compressedSize) {
+    // The deflate stream ended early: what follows it inside the entry is read by no one here, but
+    // an extractor that finds the entry's end by its stream (bsdtar from a pipe, behind a data
+    // descriptor) reads it as the next header, and one that checks fails on it.
+    findings.push({ ruleId: 'archive-size-mismatch', file: record.name, data: { declared: record.compressedSize, actual: consumed, atLeast: false, compressed: true } });
   }
   return { bytes: passed, stoppedAtLimit: produced > limit };
+}
+
+/** What inflating an entry gave besides its bytes: why it failed, and how much compressed data the stream used. */
+interface Inflated {
+  failure?: string;
+  /** Compressed bytes the deflate stream took before it ended (all of them, if it never ended). */
+  consumed: number;
 }
 
 async function feedStored(file: RandomAccess, record: ZipRecord, take: (chunk: Buffer) => boolean) {
@@ -122,20 +135,21 @@ async function feedStored(file: RandomAccess, record: ZipRecord, take: (chunk: B
  * An output buffer the size of the cap takes an honest entry whole, so zlib neither grows a list
  * of 16 KB pieces nor copies them into one at the end.
  */
-async function inflateOneShot(compressed: Buffer, cap: number, take: (chunk: Buffer) => boolean): Promise<string | undefined> {
-  let output: Buffer;
+async function inflateOneShot(compressed: Buffer, cap: number, take: (chunk: Buffer) => boolean): Promise<Inflated> {
+  let result: { buffer: Buffer; engine: zlib.InflateRaw };
   try {
-    output = zlib.inflateRawSync(compressed, { maxOutputLength: cap, chunkSize: Math.max(zlib.constants.Z_MIN_CHUNK, cap) });
+    // `info` hands back the engine too, whose bytesWritten is the input the stream really used.
+    result = zlib.inflateRawSync(compressed, { maxOutputLength: cap, chunkSize: Math.max(zlib.constants.Z_MIN_CHUNK, cap), info: true }) as unknown as typeof result;
   } catch (error) {
     // More than `cap` bytes: stream instead, which stops exactly at the cap and still counts them.
     if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return streamInflate([compressed], take);
-    return describeZlibError(error);
+    return { failure: describeZlibError(error), consumed: compressed.length };
   }
-  take(output);
-  return undefined;
+  take(result.buffer);
+  return { consumed: result.engine.bytesWritten };
 }
 
-async function inflateStreaming(file: RandomAccess, record: ZipRecord, take: (chunk: Buffer) => boolean) {
+async function inflateStreaming(file: RandomAccess, record: ZipRecord, take: (chunk: Buffer) => boolean): Promise<Inflated> {
   const pieces = async function* () {
     for (let offset = 0; offset < record.compressedSize; offset += FEED_SIZE) {
       yield await file.read(record.dataOffset! + offset, Math.min(FEED_SIZE, record.compressedSize - offset));
@@ -145,15 +159,16 @@ async function inflateStreaming(file: RandomAccess, record: ZipRecord, take: (ch
 }
 
 /** Streams compressed pieces through inflate, stopping as soon as `take` says it has enough. */
-function streamInflate(pieces: Iterable<Buffer> | AsyncIterable<Buffer>, take: (chunk: Buffer) => boolean): Promise<string | undefined> {
+function streamInflate(pieces: Iterable<Buffer> | AsyncIterable<Buffer>, take: (chunk: Buffer) => boolean): Promise<Inflated> {
   return new Promise((resolve) => {
     const inflater = zlib.createInflateRaw({ chunkSize: 64 * 1024 });
     let settled = false;
     const finish = (failure: string | undefined) => {
       if (settled) return;
       settled = true;
+      const consumed = inflater.bytesWritten;
       inflater.destroy();
-      resolve(failure);
+      resolve(failure ? { failure, consumed } : { consumed });
     };
     inflater.on('data', (chunk: Buffer) => {
       if (!settled && !take(chunk)) finish(undefined);

@@ -2,7 +2,7 @@ import type { Finding } from '../../problem.js';
 import type { EntryKind } from '../source.js';
 import { readArchiveEnd, type ArchiveEnd } from './end-record.js';
 import { decodeName, entryKind } from './entry-names.js';
-import { findField, parseExtra, unicodePath, ZIP64_EXTRA_ID, zip64Values } from './extra-fields.js';
+import { findField, parseExtra, unicodePathMismatch, ZIP64_EXTRA_ID, ZIP64_SLOTS, zip64Contradiction, zip64Values } from './extra-fields.js';
 import { checkDescriptor, checkLocalHeader, extraOverrun } from './local-header.js';
 import type { RandomAccess } from './random-access.js';
 import {
@@ -133,12 +133,11 @@ async function readRecord(file: RandomAccess, bytes: Buffer, index: number, find
   const extra = parseExtra(bytes.subarray(CENTRAL_SIZE + nameLength, CENTRAL_SIZE + nameLength + extraLength));
   const overrun = extraOverrun(extra, 'central', name);
   if (overrun) findings.push(overrun);
-  const unicode = unicodePath(extra, nameBytes);
-  if (unicode && unicode.name !== name) {
-    findings.push({ ruleId: 'path-unicode-mismatch', file: name, data: { other: unicode.name, crcMatches: unicode.crcMatches } });
-  }
+  const renamed = unicodePathMismatch(extra, nameBytes, name, 'central');
+  if (renamed) findings.push(renamed);
   if (!resolveZip64(record, findField(extra, ZIP64_EXTRA_ID), findings)) return record;
-  await checkLocalHeader(file, record, { nameBytes, flags, method }, findings);
+  const unicodeName = renamed ? (renamed.data['other'] as string) : undefined;
+  await checkLocalHeader(file, record, { nameBytes, flags, method, ...(unicodeName !== undefined ? { unicodeName } : {}) }, findings);
   return record;
 }
 
@@ -146,25 +145,30 @@ async function readRecord(file: RandomAccess, bytes: Buffer, index: number, find
  * Replaces the sizes and offset that a central record defers to its Zip64 field. An uncompressed
  * size of exactly 0xFFFFFFFF without a Zip64 field is a plain (huge) size, as Go's archive/zip
  * also reads it; a deferred compressed size or offset without the field, or a field too short
- * for what it stands for, leaves the entry unlocatable: a corrupt archive.
+ * for what it stands for, leaves the entry unlocatable: a corrupt archive. So is a field whose
+ * other values contradict the header's own sizes: readers would take two sizes for one entry.
  */
 function resolveZip64(record: ZipRecord, field: ReturnType<typeof findField>, findings: Finding[]): boolean {
   const marked = [record.uncompressedSize === ZIP64_MARK, record.compressedSize === ZIP64_MARK, record.localOffset === ZIP64_MARK];
-  if (!marked.some(Boolean) || (!field && !marked[1] && !marked[2])) return true;
-  const values = field ? zip64Values(field, marked) : undefined;
-  if (!values) {
-    const what = ['uncompressed size', 'compressed size', 'local header offset'].filter((_, i) => marked[i]).join(', ');
-    findings.push(corrupt(`the central directory defers its ${what} to a Zip64 field that is ${field ? 'too short' : 'missing'}`, record.name));
-    return false;
+  if (marked.some(Boolean) && (field || marked[1] || marked[2])) {
+    const values = field ? zip64Values(field, marked) : undefined;
+    if (!values) {
+      const what = ZIP64_SLOTS.filter((_, i) => marked[i]).join(', ');
+      findings.push(corrupt(`the central directory defers its ${what} to a Zip64 field that is ${field ? 'too short' : 'missing'}`, record.name));
+      return false;
+    }
+    record.uncompressedSize = values[0] ?? record.uncompressedSize;
+    record.compressedSize = values[1] ?? record.compressedSize;
+    record.localOffset = values[2] ?? record.localOffset;
   }
-  record.uncompressedSize = values[0] ?? record.uncompressedSize;
-  record.compressedSize = values[1] ?? record.compressedSize;
-  record.localOffset = values[2] ?? record.localOffset;
+  const contradiction = field && zip64Contradiction(field, marked, [record.uncompressedSize, record.compressedSize, record.localOffset], 'central directory record');
+  if (contradiction) findings.push(corrupt(contradiction, record.name));
   return true;
 }
 
 interface Span {
-  record: ZipRecord;
+  /** Absent for the central directory. */
+  record?: ZipRecord;
   start: number;
   end: number;
 }
@@ -186,35 +190,39 @@ async function spans(file: RandomAccess, records: ZipRecord[], findings: Finding
  * central directory right after the last, the end records right after that. A gap can hide data
  * that some readers extract; an overlap lets two names share bytes (the classic zip bomb trick).
  * Gaps are not reported when an entry could not be located: its bytes are somewhere in them.
+ * The directory is a piece of the tiling like an entry, so a directory written before the entries
+ * is named as such once, instead of as data before the first entry and an overlap.
  */
 function checkLayout(records: ZipRecord[], layout: Span[], end: ArchiveEnd, findings: Finding[]) {
   const { cdOffset, cdSize, endStart } = end;
   const located = layout.length === records.length;
+  const directory: Span = { start: cdOffset, end: cdOffset + cdSize };
+  const pieces = [...layout, directory].sort((a, b) => a.start - b.start || a.end - b.end);
+  const label = (span: Span) => span.record?.name ?? 'the central directory';
+  if (pieces.some((span) => span.record && span.start >= directory.end)) {
+    findings.push(corrupt(`the central directory is written at offset ${cdOffset}, before entries it lists; every zip tool writes it after them, and readers that work out where the archive starts from where the directory ends (Python's zipfile) cannot read it`));
+  }
   let cursor = 0;
   let previous: Span | undefined;
-  for (const span of layout) {
+  for (const span of pieces) {
     if (span.start > cursor && located) {
       findings.push(
         previous
-          ? { ruleId: 'archive-hidden-data', data: { offset: cursor, bytes: span.start - cursor, after: previous.record.name } }
+          ? { ruleId: 'archive-hidden-data', data: { offset: cursor, bytes: span.start - cursor, after: label(previous) } }
           : { ruleId: 'archive-prefix-data', data: { bytes: span.start } },
       );
     } else if (span.start < cursor && previous) {
-      findings.push({ ruleId: 'archive-overlap', file: span.record.name, data: { other: previous.record.name, offset: span.start } });
+      // Named on the entry, whichever of the two comes first.
+      const [entry, other] = span.record ? [span, previous] : [previous, span];
+      findings.push({ ruleId: 'archive-overlap', file: label(entry), data: { other: label(other), offset: span.start } });
     }
-    if (span.end > cursor) {
+    if (span.end > cursor || !previous) {
       cursor = span.end;
       previous = span;
     }
   }
-  if (records.length === 0 && cdOffset > 0) findings.push({ ruleId: 'archive-prefix-data', data: { bytes: cdOffset } });
-  else if (cursor < cdOffset && previous && located) {
-    findings.push({ ruleId: 'archive-hidden-data', data: { offset: cursor, bytes: cdOffset - cursor, after: previous.record.name } });
-  } else if (cursor > cdOffset && previous) {
-    findings.push({ ruleId: 'archive-overlap', file: previous.record.name, data: { other: 'the central directory', offset: cdOffset } });
-  }
-  if (cdOffset + cdSize < endStart) {
-    findings.push({ ruleId: 'archive-hidden-data', data: { offset: cdOffset + cdSize, bytes: endStart - cdOffset - cdSize, after: 'the central directory' } });
+  if (cursor < endStart && previous && (located || !previous.record)) {
+    findings.push({ ruleId: 'archive-hidden-data', data: { offset: cursor, bytes: endStart - cursor, after: label(previous) } });
   }
 }
 
