@@ -54,8 +54,11 @@ export async function startLiveReload(options: LiveReloadOptions): Promise<Watch
     },
   });
   await toolWatcher.ready;
-  if (fixturesFile === undefined) return [toolWatcher];
+  return fixturesFile === undefined ? [toolWatcher] : [toolWatcher, watchFixtures(fixturesFile, session, emit, log)];
+}
 
+/** Replaces the data when the fixture file changes, or keeps the old data and says what is wrong with the new. */
+export function watchFixtures(fixturesFile: string, session: DevSession, emit: LiveReloadOptions['emit'], log: LiveReloadOptions['log']): Watcher {
   const reloadFixtures = () =>
     loadFixtureFile(fixturesFile).then(
       (next) => {
@@ -73,7 +76,7 @@ export async function startLiveReload(options: LiveReloadOptions): Promise<Watch
         emit({ type: 'state' });
       },
     );
-  return [toolWatcher, watchFile(fixturesFile, () => void reloadFixtures())];
+  return watchFile(fixturesFile, () => void reloadFixtures());
 }
 
 /** Tells the terminal when the manifest breaks or mends, and when the entry page goes or comes back. */
