@@ -196,7 +196,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     throw new DevServerError('INVALID_OPTION', `the SDK version must be one from 2.1.0 to ${CURRENT_SDK_VERSION}, such as 2.3.0; got "${sdkVersion}".`);
   }
   const frameUrl = options.url === undefined ? undefined : checkFrameUrl(options.url);
-  if (options.manifest !== undefined && frameUrl === undefined) throw new DevServerError('INVALID_OPTION', 'manifest is for a framed page (url); a served tool folder holds its own manifest.json.');
+  if (options.manifest !== undefined && frameUrl === undefined) throw new DevServerError('INVALID_OPTION', '--manifest goes with --url (the manifest option with url): a folder dev serves has its own manifest.json.');
   // A framed page's built folder is only validated, and may come with the first build.
   const realRoot = frameUrl === undefined ? await checkRoot(path.resolve(options.root)) : await realpath(options.root).catch(() => path.resolve(options.root));
   const manifestFile = frameUrl === undefined ? undefined : await manifestPath(options.manifest ?? realRoot);
