@@ -210,7 +210,7 @@ describe('the real binary', () => {
 
   it('asks its questions through a pseudo-terminal', { timeout: 60_000 }, async () => {
     const cwd = await tempDir();
-    const answers = ['pty-tool', '2', 'Pty Estimator', 'Pty', 'Prices through a terminal.', '1.0.1'];
+    const answers = ['pty-tool', '1', '2', 'Pty Estimator', 'Pty', 'Prices through a terminal.', '1.0.1'];
     // Python's pty module gives the child a real terminal, answering each prompt as it appears.
     const driver = String.raw`
 import os, pty, sys, json
