@@ -24,8 +24,8 @@ export function servePlugin(options: PipelinePluginOptions): Plugin {
   const base = `/t/${randomBytes(16).toString('base64url')}/`;
   return {
     name: 'pipeline-tool:serve',
-    // Not for `vite preview`, which serves a build, nor under vitest, which has no page to frame.
-    apply: (_config, env) => env.command === 'serve' && env.isPreview !== true && process.env['VITEST'] === undefined,
+    // Not for `vite preview`, which serves a build, nor under vitest (its own mode, "test"), which has no page to frame.
+    apply: (_config, env) => env.command === 'serve' && env.isPreview !== true && !(env.mode === 'test' && process.env['VITEST'] !== undefined),
     // A tool's build has a relative base, which Vite serves at "/"; here it is the secret path.
     config: () => ({ base }),
     configureServer(server) {
