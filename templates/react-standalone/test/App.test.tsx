@@ -1,13 +1,16 @@
 // Tests of the tool's components against pipeline-tool's emulated host: the same window.pipeline,
 // sample data and rules as `npm run dev`, in jsdom. Run them with `npm test`.
 
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createTestHost, type TestHost, type TestHostOptions } from 'pipeline-tool/testing';
 import { afterEach, expect, it } from 'vitest';
 import { App } from '../src/App';
 
 /** The manifest the build ships, so the host knows the tool's name and type (vitest runs in the project folder). */
 const MANIFEST = 'public/manifest.json';
+
+// The host answers at once, but a busy CI machine can take longer than Testing Library's default second.
+configure({ asyncUtilTimeout: 10_000 });
 
 let host: TestHost | undefined;
 afterEach(() => {

@@ -4,13 +4,16 @@
 // The sample data is a kitchen business, so the SKUs and codes in src/lib/catalogue.ts exist
 // there; its prices are the ones in the numbers below.
 
-import { cleanup, fireEvent, render, screen } from '@testing-library/vue';
+import { cleanup, configure, fireEvent, render, screen } from '@testing-library/vue';
 import { createTestHost, type TestHost, type TestHostOptions } from 'pipeline-tool/testing';
 import { afterEach, expect, it } from 'vitest';
 import App from '../src/App.vue';
 
 /** The manifest the build ships, so the host knows the tool's name and type (vitest runs in the project folder). */
 const MANIFEST = 'public/manifest.json';
+
+// The host answers at once, but a busy CI machine can take longer than Testing Library's default second.
+configure({ asyncUtilTimeout: 10_000 });
 
 let host: TestHost | undefined;
 afterEach(() => {
