@@ -18,6 +18,13 @@ import { readProjectSettings } from './project.js';
 
 const PREFIX = '[pipeline-tool]';
 
+/**
+ * The host of the Vite server that closed last, while it closes. Vite restarts its server when
+ * vite.config.ts changes, with a new instance of this plugin; the new host waits for the old one,
+ * so that it gets the same port and the page the author has open carries on.
+ */
+let lastClosing: Promise<void> = Promise.resolve();
+
 export function servePlugin(options: PipelinePluginOptions): Plugin {
   let host: Promise<DevServer> | undefined;
   // 128 random bits, as dev's own tool origin uses: see allowTheSandbox.
@@ -80,11 +87,17 @@ function startHostWith(server: ViteDevServer, options: PipelinePluginOptions): P
   }
   const started = new Promise<DevServer>((resolve, reject) => {
     httpServer.once('listening', () => {
-      startHost(config, frameAddress(config, httpServer.address() as AddressInfo), options).then(resolve, reject);
+      const url = frameAddress(config, httpServer.address() as AddressInfo);
+      lastClosing.then(() => startHost(config, url, options)).then(resolve, reject);
     });
   });
   started.catch((error: unknown) => config.logger.error(`${PREFIX} the emulated host could not start: ${error instanceof Error ? error.message : String(error)}`));
-  httpServer.once('close', () => void started.then((host) => host.close(), () => undefined));
+  httpServer.once('close', () => {
+    lastClosing = started.then(
+      (host) => host.close(),
+      () => undefined,
+    );
+  });
   return started;
 }
 
