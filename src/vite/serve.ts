@@ -34,9 +34,10 @@ export function servePlugin(options: PipelinePluginOptions): Plugin {
     // Not for `vite preview`, which serves a build, nor under vitest (its own mode, "test"), which has no page to frame.
     apply: (_config, env) => env.command === 'serve' && env.isPreview !== true && !(env.mode === 'test' && process.env['VITEST'] !== undefined),
     // A tool's build has a relative base, which Vite serves at "/"; here it is the secret path.
-    config: () => ({ base }),
+    // In middleware mode the app is mounted in the author's own server, whose paths stay theirs.
+    config: (user) => (user.server?.middlewareMode ? {} : { base }),
     configureServer(server) {
-      allowTheSandbox(server, base);
+      if (server.httpServer !== null) allowTheSandbox(server, base);
       host = startHostWith(server, options);
       if (host === undefined) return;
       printHostAddress(server, host);
