@@ -106,6 +106,21 @@ export function defineCases({ bin, root, inputs, outDir }) {
       reference: () => withFreshOutput(outDir, 'zip', (out) => ({ file: 'zip', args: ['-X', '-r', '-6', out, '.'], cwd: inputs.max.dir, expectExit: 0 })),
     },
     {
+      id: 'validate-react',
+      kind: 'ratio',
+      measure: 'validate dist of the React template',
+      oursLabel: 'pipeline-tool validate (react template dist)',
+      referenceLabel: 'vite build (react template)',
+      // Checking a build must cost a small part of making it, or the plugin's check after each
+      // build (and validate in CI) would be felt.
+      goal: 0.2,
+      requires: { command: 'validate', tools: [], inputs: ['react-app'] },
+      why: { 1: 'the built template is not clean', 2: 'validate could not run' },
+      // In the project, so that its project file applies, as `npm run validate` runs it.
+      ours: () => ours(['validate'], { cwd: inputs.reactApp.dir, expectExit: 0 }),
+      reference: () => ({ file: node, args: [inputs.reactApp.viteBin, 'build', '--logLevel', 'error'], cwd: inputs.reactApp.dir, expectExit: 0 }),
+    },
+    {
       id: 'version',
       kind: 'ratio',
       measure: 'pipeline-tool --version',
@@ -189,6 +204,10 @@ export function findBlocker(testCase, { tools, cli, inputs }) {
     if (!tools[tool].available) return { status: 'SKIP', note: tools[tool].note };
   }
   for (const input of testCase.requires.inputs) {
+    if (input === 'react-app') {
+      if (!inputs.reactApp || inputs.reactApp.error) return { status: 'SKIP', note: `the React template app could not be made: ${inputs.reactApp?.error ?? 'not prepared'}` };
+      continue;
+    }
     const present = { 'max.zip': inputs.max.zip, 'maxjs.zip': inputs.maxjs.zip, 'typical.zip': inputs.typical.zip, 'bomb.zip': inputs.bomb.zip, maxdir: inputs.max.dir, fixtures: inputs.fixtures.large.file }[input];
     if (!present) return { status: 'SKIP', note: `${input} could not be built (${tools.zip.available ? 'unknown reason' : 'zip is missing'})` };
   }

@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { STARTUP_RUNS_FACTOR, defineCases, findBlocker } from './cases.mjs';
 import { describeMachine, findSystemTools, probeCli, removeStartupVariables, summariseOutput } from './environment.mjs';
 import { prepareInputs } from './inputs.mjs';
+import { prepareReactApp } from './react-app.mjs';
 import { captureOutput, measurePeakMemory, median, timePair, timeReported } from './measure.mjs';
 import { formatJson, formatMarkdown, formatMissed, formatText } from './report.mjs';
 
@@ -26,8 +27,8 @@ Options:
   --json          print the results as JSON instead of the table
   --markdown      print the table as Markdown (for docs/performance.md)
   --only <ids>    run only these figures, comma-separated: validate-max, validate-maxjs,
-                  validate-typical, validate-bomb, validate-maxdir, pack-max, version,
-                  fixtures-100k, peak-memory, peak-memory-maxjs
+                  validate-typical, validate-bomb, validate-maxdir, pack-max, validate-react,
+                  version, fixtures-100k, peak-memory, peak-memory-maxjs
   --regenerate    rebuild the inputs in bench/.work even if they are current
   --cli <path>    measure another build of the binary (default bin/pipeline-tool.js)
   -h, --help      show this help`;
@@ -211,6 +212,10 @@ async function main(argv) {
 
   const cli = probeCli({ bin: options.bin, root });
   const cases = selectCases(defineCases({ bin: options.bin, root, inputs, outDir }), options.only);
+  // Made only when its figure is asked for: the first time, it installs the template's packages.
+  inputs.reactApp = cases.some((testCase) => testCase.requires.inputs.includes('react-app'))
+    ? prepareReactApp({ workDir, bin: options.bin, root, log: progress })
+    : null;
   const results = [];
   for (const testCase of cases) {
     const blocker = findBlocker(testCase, { tools, cli, inputs });

@@ -10,7 +10,7 @@ export { rules } from './core/rules/index.js';
 export type { Rule, AnyRule } from './core/rules/rule.js';
 export { UsageError } from './core/errors.js';
 export { ALLOWED_EXTENSIONS } from './core/paths.js';
-export { initProject, planProject, checkAnswers, completeAnswers, describeAnswerProblem, InitAnswersError, type InitAnswers, type InitOptions, type InitResult, type AnswerProblem, type ToolType } from './core/init/index.js';
+export { initProject, planProject, checkAnswers, completeAnswers, describeAnswerProblem, InitAnswersError, TEMPLATE_NAMES, type InitAnswers, type InitOptions, type InitResult, type AnswerProblem, type ToolType, type TemplateName } from './core/init/index.js';
 export { runningToolkitSource, toolkitSourceFrom, type ToolkitSource } from './core/init/index.js';
 export {
   packFolder,

@@ -24,13 +24,15 @@ export interface Target {
  * Finds the project file and decides the target: the path given on the command line; else the
  * project file's `source` (or, without one, the file's own folder); else the working folder.
  * With no path and no project file, a working folder without manifest.json whose subfolder has one
- * is a usage error naming that folder, for every command alike.
+ * is a usage error naming that folder, for every command alike. With `buildOutput`, the target is
+ * a folder a build writes (`dev --url`), which may not exist yet.
  */
 export async function resolveTarget(
   given: string | undefined,
   flags: { config?: string; rule?: string[] },
   io: CliIo,
   command: 'validate' | 'pack' | 'dev',
+  options: { buildOutput?: boolean } = {},
 ): Promise<Target> {
   const ruleFlags = parseRuleFlags(flags.rule ?? []);
   const project = await loadProjectConfig(io.cwd, flags.config, (file) => shownPath(file, io.cwd));
@@ -39,7 +41,7 @@ export async function resolveTarget(
   if (given !== undefined) target = path.resolve(io.cwd, given);
   else if (project) {
     target = path.resolve(project.root, project.config.source ?? '.');
-    if (project.config.source !== undefined && !(await isFolder(target))) {
+    if (project.config.source !== undefined && !options.buildOutput && !(await isFolder(target))) {
       throw new UsageError(`${shownPath(project.file, io.cwd)} names "${project.config.source}" as "source", but ${shownPath(target, io.cwd)} is not a folder. Correct "source", or give the tool folder on the command line.`);
     }
   } else {

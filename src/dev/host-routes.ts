@@ -8,6 +8,7 @@ import { checkHost, urlHostName } from './host-check.js';
 import { readJsonObjectOrReply, sendBody, sendJson, sendText } from './http-utils.js';
 import type { DevSession } from './session.js';
 import type { ToolProblem } from './tool-problems.js';
+import { SDK_PATH } from './tool-routes.js';
 
 /*
  * The host page's origin: the page, its script and style, the state it draws, the event stream,
@@ -33,6 +34,10 @@ export interface HostRouteContext {
    * (placed at the author's source when a source map allows), or undefined when the body is no report.
    */
   toolReport: (body: Record<string, unknown>) => Promise<ToolProblem | undefined>;
+  /** With `dev --url`: the page the host page frames instead of the tool origin's files. */
+  frameUrl?: string;
+  /** With `dev --url`: the script that page loads from here (`/__pipeline/sdk.js`), for the host page's origin. */
+  frameScript?: (hostOrigin: string) => string;
 }
 
 const MAX_CONTROL_BYTES = 16_000;
@@ -46,8 +51,8 @@ function isSameOrigin(request: IncomingMessage): boolean {
   return origin !== undefined && origin.toLowerCase() === `http://${String(request.headers.host).toLowerCase()}`;
 }
 
-function pageHeaders(hostName: string, toolPort: number): Record<string, string> {
-  const toolOrigin = `http://${urlHostName(hostName)}:${toolPort}`;
+function pageHeaders(hostName: string, context: HostRouteContext): Record<string, string> {
+  const toolOrigin = context.frameUrl === undefined ? `http://${urlHostName(hostName)}:${context.toolPort()}` : new URL(context.frameUrl).origin;
   return {
     // The page draws untrusted data; with no inline script allowed, a slip in escaping stays inert.
     'Content-Security-Policy': [
@@ -105,7 +110,7 @@ const ROUTE_TABLE: Record<string, Route> = {
   '/': {
     method: 'GET',
     handle: (_request, response, context, hostName) =>
-      sendBody(response, 200, 'text/html; charset=utf-8', HOST_PAGE_HTML, pageHeaders(hostName, context.toolPort())),
+      sendBody(response, 200, 'text/html; charset=utf-8', HOST_PAGE_HTML, pageHeaders(hostName, context)),
   },
   '/__pipeline/host.js': {
     method: 'GET',
@@ -124,7 +129,20 @@ const ROUTE_TABLE: Record<string, Route> = {
   },
   '/__pipeline/state': {
     method: 'GET',
-    handle: (_request, response, context) => sendJson(response, 200, { ...context.session.snapshot(), toolPort: context.toolPort(), toolBasePath: context.toolBasePath }),
+    handle: (_request, response, context) =>
+      sendJson(response, 200, { ...context.session.snapshot(), toolPort: context.toolPort(), toolBasePath: context.toolBasePath, frameUrl: context.frameUrl ?? null }),
+  },
+  // A page of another dev server gets window.pipeline from here: any page may load it, as it holds
+  // nothing secret (the host page's address and the SDK version), and it talks only to this page.
+  [SDK_PATH]: {
+    method: 'GET',
+    handle: (_request, response, context, hostName) => {
+      if (context.frameScript === undefined) {
+        sendText(response, 404, 'not found');
+        return;
+      }
+      sendBody(response, 200, 'text/javascript; charset=utf-8', context.frameScript(`http://${urlHostName(hostName)}:${context.hostPort()}`));
+    },
   },
   '/__pipeline/events': {
     method: 'GET',

@@ -54,9 +54,14 @@ export async function startLiveReload(options: LiveReloadOptions): Promise<Watch
     },
   });
   await toolWatcher.ready;
-  if (fixturesFile === undefined) return [toolWatcher];
+  return fixturesFile === undefined ? [toolWatcher] : [toolWatcher, watchFixtures(fixturesFile, session, emit, log)];
+}
 
-  // One load at a time: a save during a load starts it over, and only the latest is used.
+/**
+ * Replaces the data when the fixture file changes, or keeps the old data and says what is wrong
+ * with the new. One load at a time: a save during a load starts it over, and only the latest is used.
+ */
+export function watchFixtures(fixturesFile: string, session: DevSession, emit: LiveReloadOptions['emit'], log: LiveReloadOptions['log']): Watcher {
   let loading: FixtureLoad | undefined;
   const reloadFixtures = () => {
     loading?.cancel();
@@ -87,17 +92,14 @@ export async function startLiveReload(options: LiveReloadOptions): Promise<Watch
     );
   };
   const fixtureWatcher = watchFile(fixturesFile, reloadFixtures);
-  return [
-    toolWatcher,
-    {
-      ready: fixtureWatcher.ready,
-      close() {
-        fixtureWatcher.close();
-        loading?.cancel();
-        loading = undefined;
-      },
+  return {
+    ready: fixtureWatcher.ready,
+    close() {
+      fixtureWatcher.close();
+      loading?.cancel();
+      loading = undefined;
     },
-  ];
+  };
 }
 
 /** Tells the terminal when the manifest breaks or mends, and when the entry page goes or comes back. */

@@ -23,8 +23,10 @@ import { handleApiHttp } from './rest/endpoint.js';
 import { createRateLimiter } from './rest/rate-limit.js';
 import { readToolInfo } from './tool-manifest.js';
 import { createRuntimePlaces } from './source-places.js';
+import { checkFrameUrl, collectBuiltFindings, renderFrameScript, startFramedReload } from './framed-page.js';
+import { MANIFEST_PATH } from '../core/paths.js';
 import { createMissingFileReporter, describeToolProblem, readToolReport } from './tool-problems.js';
-import { routeToolRequest } from './tool-routes.js';
+import { routeToolRequest, SDK_PATH } from './tool-routes.js';
 
 /*
  * `pipeline-tool dev` as a library. Two listeners, because the tool must run on another origin
@@ -41,8 +43,22 @@ export const DEFAULT_DEV_PORT = 4800;
 export const DEFAULT_DEV_HOST = '127.0.0.1';
 
 export interface DevServerOptions {
-  /** The tool folder to serve. */
+  /**
+   * The tool folder to serve. With `url`, the folder the tool is built into: the findings panel
+   * validates it, and it need not exist yet.
+   */
   root: string;
+  /**
+   * Frame this address instead of serving `root`: a page of another dev server (Vite, webpack,
+   * Parcel, a backend). The page gets `window.pipeline` by loading `/__pipeline/sdk.js` from the
+   * host page's listener (docs/frameworks.md).
+   */
+  url?: string;
+  /**
+   * With `url`: the manifest.json that names the tool and gives its type (a file, or the folder
+   * holding it); `<root>/manifest.json` when left out.
+   */
+  manifest?: string;
   /** Port of the host page; 4800 when left out, 0 for any free port. */
   port?: number;
   /**
@@ -78,13 +94,16 @@ export interface DevServerOptions {
 export interface DevServer {
   /** The host page: what the author opens. */
   readonly url: string;
-  /** The tool's origin. */
+  /** The tool's origin: the tool listener's, or with `url` that address's. */
   readonly toolOrigin: string;
   /**
    * Where the tool folder is served: the tool's origin and a random path made at each start,
-   * such as `http://127.0.0.1:40123/t/Q2x…/`. Anything outside that path gets 404.
+   * such as `http://127.0.0.1:40123/t/Q2x…/`. Anything outside that path gets 404. With `url`,
+   * that address.
    */
   readonly toolUrl: string;
+  /** With `url`: the script the framed page must load to get `window.pipeline`; null otherwise. */
+  readonly sdkUrl: string | null;
   /** Base address of the REST API v1 on the host page's listener, such as `http://127.0.0.1:4800/api/v1`. */
   readonly apiUrl: string;
   /** An API key of the data set in use that may call every endpoint (else its first key), or null when it has none. */
@@ -94,8 +113,8 @@ export interface DevServer {
    * server listens beyond loopback; empty on loopback.
    */
   readonly networkUrls: readonly string[];
-  /** The addresses the host page's and the tool's listeners are bound to, as the system reports them. */
-  readonly listeners: { readonly hostPage: AddressInfo; readonly tool: AddressInfo };
+  /** The addresses the host page's and the tool's listeners are bound to, as the system reports them; no tool listener with `url`. */
+  readonly listeners: { readonly hostPage: AddressInfo; readonly tool: AddressInfo | null };
   readonly port: number;
   readonly toolPort: number;
   readonly settingsFile: string;
@@ -118,6 +137,17 @@ async function checkRoot(root: string): Promise<string> {
     throw new DevServerError('ROOT_NOT_FOUND', `${root} is not a folder. dev serves a tool folder; to try a .zip bundle, unzip it into a folder first.`);
   }
   return realpath(root);
+}
+
+/** The manifest file a framed page's tool is described by: the file given, or manifest.json in the folder given. */
+async function manifestPath(given: string): Promise<string> {
+  const resolved = path.resolve(given);
+  const info = await stat(resolved).catch(() => undefined);
+  return info?.isDirectory() ? path.join(resolved, MANIFEST_PATH) : resolved;
+}
+
+function portOf(url: URL): number {
+  return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
 }
 
 async function loadFixtures(file: string | undefined): Promise<Fixtures> {
@@ -180,7 +210,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   if (!isSupportedSdkVersion(sdkVersion)) {
     throw new DevServerError('INVALID_OPTION', `the SDK version must be one from 2.1.0 to ${CURRENT_SDK_VERSION}, such as 2.3.0; got "${sdkVersion}".`);
   }
-  const realRoot = await checkRoot(path.resolve(options.root));
+  const frameUrl = options.url === undefined ? undefined : checkFrameUrl(options.url);
+  if (options.manifest !== undefined && frameUrl === undefined) throw new DevServerError('INVALID_OPTION', '--manifest goes with --url (the manifest option with url): a folder dev serves has its own manifest.json.');
+  // A framed page's built folder is only validated, and may come with the first build.
+  const realRoot = frameUrl === undefined ? await checkRoot(path.resolve(options.root)) : await realpath(options.root).catch(() => path.resolve(options.root));
+  const manifestFile = frameUrl === undefined ? undefined : await manifestPath(options.manifest ?? realRoot);
   const fixturesFile = options.fixturesFile === undefined ? undefined : path.resolve(options.fixturesFile);
   const fixtures = await loadFixtures(fixturesFile);
   const settingsFile = path.resolve(options.settingsFile ?? path.join(realRoot, '.pipeline-tool', 'settings.json'));
@@ -190,7 +224,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   }
 
   const stateFolder = path.dirname(settingsFile);
-  const tool = await readToolInfo(realRoot);
+  const tool = manifestFile === undefined ? await readToolInfo(realRoot) : await readToolInfo(path.dirname(manifestFile), { manifestFile, checkEntry: false });
   reportToolChanges(null, tool, log);
   const session = createDevSession({
     tool,
@@ -202,7 +236,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   });
   const sourceRoot = path.resolve(options.sourceRoot ?? process.cwd());
   const findingSettings = { ...options.ruleSettings, sourceMaps: { root: sourceRoot } };
-  session.setFindings(await collectFindings(realRoot, stateFolder, fixturesFile ?? null, findingSettings));
+  session.setFindings(
+    frameUrl === undefined
+      ? await collectFindings(realRoot, stateFolder, fixturesFile ?? null, findingSettings)
+      : await collectBuiltFindings(realRoot, stateFolder, fixturesFile ?? null, findingSettings),
+  );
 
   const events = createEventHub();
   const runtimePlaces = createRuntimePlaces(realRoot, sourceRoot);
@@ -218,7 +256,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const toolToken = randomBytes(16).toString('base64url');
   const toolBasePath = `/t/${toolToken}/`;
   let hostPort = port;
-  let toolPort = toolPortOption;
+  let toolPort = frameUrl === undefined ? toolPortOption : portOf(frameUrl);
+  const sdk = () => {
+    const version = session.current().sdkVersion;
+    return { version, methods: listSdkMethods(version) };
+  };
 
   // One for the server's life: it remembers what it logged lately, so that a burst is logged once.
   const reportMissingFile = createMissingFileReporter({
@@ -242,7 +284,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         toolPort: () => toolPort,
         toolBasePath,
         toolReport: async (body) => {
-          const read = readToolReport(body, toolToken);
+          const read = readToolReport(body, toolToken, frameUrl === undefined ? undefined : new URL('.', frameUrl).href);
           if (read === undefined) return undefined;
           const problem = await runtimePlaces.place(read);
           log(problem.kind === 'blocked' ? 'warning' : 'error', describeToolProblem(problem));
@@ -253,6 +295,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
           if (reloadTool) emit({ type: 'reload', reason: 'the host settings changed' });
         },
         api: (request, response) => handleApiHttp(request, response, apiContext),
+        ...(frameUrl === undefined ? {} : { frameUrl: frameUrl.href, frameScript: (hostOrigin: string) => renderFrameScript(hostOrigin, sdk()) }),
       }),
     log,
   );
@@ -267,10 +310,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         basePath: toolBasePath,
         entry: () => session.current().entry,
         missing: reportMissingFile,
-        sdk: () => {
-          const version = session.current().sdkVersion;
-          return { version, methods: listSdkMethods(version) };
-        },
+        sdk,
       }),
     log,
     // The terminal is no place for the token: a log pasted into a bug report would carry it.
@@ -280,7 +320,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const closeServers = async () => {
     // Stop accepting first, then drop what is open (event streams, idle keep-alive connections),
     // so that close() never waits on a browser tab.
-    const closed = [hostServer, toolServer].map((server) => new Promise((resolve) => (server.listening ? server.close(resolve) : resolve(undefined))));
+    const closed = [hostServer, ...(frameUrl === undefined ? [toolServer] : [])].map((server) => new Promise((resolve) => (server.listening ? server.close(resolve) : resolve(undefined))));
     events.close();
     for (const set of sockets) for (const socket of set) socket.destroy();
     await Promise.all(closed);
@@ -288,13 +328,18 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   try {
     hostPort = await listenOn(hostServer, port, host, !(options.strictPort ?? options.port !== undefined));
     if (port !== 0 && hostPort !== port) log('info', `port ${port} is in use, so the host page took port ${hostPort}.`);
-    toolPort = await listenOn(toolServer, toolPortOption, host);
+    if (frameUrl === undefined) toolPort = await listenOn(toolServer, toolPortOption, host);
   } catch (error) {
     await closeServers();
     throw error;
   }
 
-  const watchers = options.watch === false ? [] : await startLiveReload({ realRoot, fixturesFile, stateFolder, session, emit, log, tool, ruleSettings: findingSettings });
+  const watchers =
+    options.watch === false
+      ? []
+      : manifestFile === undefined
+        ? await startLiveReload({ realRoot, fixturesFile, stateFolder, session, emit, log, tool, ruleSettings: findingSettings })
+        : startFramedReload({ root: realRoot, manifestFile, fixturesFile, stateFolder, session, emit, log, tool, ruleSettings: findingSettings });
 
   const wildcard = isWildcardAddress(host);
   if (!isLoopbackAddress(host)) {
@@ -302,17 +347,18 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   }
   const shownHost = urlHostName(wildcard ? DEFAULT_DEV_HOST : host);
   let closing: Promise<void> | undefined;
-  const toolOrigin = `http://${shownHost}:${toolPort}`;
+  const toolOrigin = frameUrl?.origin ?? `http://${shownHost}:${toolPort}`;
   return {
     url: `http://${shownHost}:${hostPort}/`,
     networkUrls: networkAddresses(host).map((address) => `http://${urlHostName(address)}:${hostPort}/`),
     toolOrigin,
-    toolUrl: `${toolOrigin}${toolBasePath}`,
+    toolUrl: frameUrl?.href ?? `${toolOrigin}${toolBasePath}`,
+    sdkUrl: frameUrl === undefined ? null : `http://${shownHost}:${hostPort}${SDK_PATH}`,
     apiUrl: `http://${shownHost}:${hostPort}${API_BASE_PATH}`,
     get apiKey() {
       return readyApiKey(session.apiKeys());
     },
-    listeners: { hostPage: hostServer.address() as AddressInfo, tool: toolServer.address() as AddressInfo },
+    listeners: { hostPage: hostServer.address() as AddressInfo, tool: frameUrl === undefined ? (toolServer.address() as AddressInfo) : null },
     port: hostPort,
     toolPort,
     settingsFile,

@@ -92,13 +92,20 @@ export async function describeMissingEntry(root: string, entry: string): Promise
   return `manifest.json names the entry page "${entry}", which is not in the folder.${guess === undefined ? '' : ` Did you mean "${guess}"?`} ${instead}`;
 }
 
-export async function readToolInfo(root: string): Promise<ToolInfo> {
+export interface ReadToolOptions {
+  /** Where manifest.json is, when it is not in the tool folder (a page framed from another dev server). */
+  manifestFile?: string;
+  /** Check that the entry page is in the folder; false when the tool's page comes from another server. */
+  checkEntry?: boolean;
+}
+
+export async function readToolInfo(root: string, options: ReadToolOptions = {}): Promise<ToolInfo> {
   const notes: string[] = [];
   const alerts: string[] = [];
-  const bytes = await readManifestBytes(path.join(root, MANIFEST_PATH));
+  const bytes = await readManifestBytes(options.manifestFile ?? path.join(root, MANIFEST_PATH));
   const state = bytes === undefined || !Buffer.isBuffer(bytes) ? undefined : parseManifest(bytes);
   const manifestProblem = bytes !== undefined && !Buffer.isBuffer(bytes) ? { message: `it is ${bytes.notRegular}, not a regular file`, line: null, column: null } : problemOf(state);
-  if (bytes === undefined) notes.push('manifest.json is missing: acting as a standalone tool opened at index.html.');
+  if (bytes === undefined) notes.push(options.checkEntry === false ? 'manifest.json is missing: acting as a standalone tool.' : 'manifest.json is missing: acting as a standalone tool opened at index.html.');
   else if (manifestProblem !== null) alerts.push(`${describeManifestProblem(manifestProblem)}. Acting as a standalone tool opened at index.html until it is fixed.`);
 
   const name = state === undefined ? undefined : manifestString(state, 'name')?.trim();
@@ -113,7 +120,7 @@ export async function readToolInfo(root: string): Promise<ToolInfo> {
   if (entry !== undefined && unsafePathReason(entry) === undefined && !entry.split('/').some((part) => part.startsWith('.'))) safeEntry = entry;
   else if (state?.status === 'parsed') notes.push(`manifest.json has no usable entry: opening ${safeEntry}.`);
 
-  const entryMissing = await describeMissingEntry(root, safeEntry);
+  const entryMissing = options.checkEntry === false ? null : await describeMissingEntry(root, safeEntry);
   if (entryMissing !== null) alerts.push(entryMissing);
 
   return { toolId: name || path.basename(path.resolve(root)), manifestType, entry: safeEntry, manifestProblem, lastGood: false, entryMissing, alerts, notes };

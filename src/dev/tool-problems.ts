@@ -36,19 +36,24 @@ const positiveInteger = (value: unknown): number | null => (typeof value === 'nu
 /**
  * Reads a report the host page passes on from the frame: untrusted, since the tool wrote it. The
  * tool's base URL (which holds the random token) becomes a relative path, and the token is
- * removed from anywhere else, so the terminal never shows it. Undefined when the body is no report.
+ * removed from anywhere else, so the terminal never shows it. With `frameBase` (the folder of a
+ * page framed from another dev server, such as `http://localhost:5173/t/<token>/`), the files
+ * below it become relative paths too, without the query a bundler adds (`src/App.tsx?t=17…` is
+ * `src/App.tsx`), and the base is removed from messages. Undefined when the body is no report.
  */
-export function readToolReport(body: Record<string, unknown>, token: string): ToolProblem | undefined {
+export function readToolReport(body: Record<string, unknown>, token: string, frameBase?: string): ToolProblem | undefined {
   const { kind, message, file, line, column } = body;
   if (typeof kind !== 'string' || !REPORT_KINDS.includes(kind) || typeof message !== 'string') return undefined;
   if (file !== null && file !== undefined && typeof file !== 'string') return undefined;
   // The tool's files are served at http://<any name the host answers to>:<port>/t/<token>/.
   const toolUrl = new RegExp(`https?://[^\\s/]+/t/${token.replace(/[^A-Za-z0-9_-]/g, '')}/`, 'g');
-  const hide = (text: string) => text.replace(toolUrl, '').split(token).join('…');
+  const unframed = (text: string) => (frameBase === undefined ? text : text.split(frameBase).join(''));
+  const hide = (text: string) => unframed(text.replace(toolUrl, '')).split(token).join('…');
+  const framed = (text: string) => (frameBase !== undefined && text.startsWith(frameBase) ? text.slice(frameBase.length).replace(/[?#].*$/s, '') : text);
   return {
     kind: kind as ReportKind,
     message: hide(message.slice(0, MAX_MESSAGE)),
-    file: typeof file === 'string' && file !== '' ? hide(file.slice(0, MAX_FILE)) : null,
+    file: typeof file === 'string' && file !== '' ? hide(framed(file.slice(0, MAX_FILE))) : null,
     line: positiveInteger(line),
     column: positiveInteger(column),
   };

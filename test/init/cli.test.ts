@@ -130,7 +130,7 @@ describe('init on a terminal', () => {
     const cwd = await tempDir();
     const result = await runCli(['init'], {
       cwd,
-      input: ['kitchen', '2', 'Kitchen Estimator', 'Kitchen', 'Prices kitchens from a few answers.', '0.1.0'],
+      input: ['kitchen', '', '2', 'Kitchen Estimator', 'Kitchen', 'Prices kitchens from a few answers.', '0.1.0'],
     });
     expect(result).toMatchObject({ code: EXIT.ok, stderr: '' });
     const project = path.join(cwd, 'kitchen');
@@ -146,7 +146,7 @@ describe('init on a terminal', () => {
 
   it('takes the defaults for empty answers, derived from the folder', async () => {
     const cwd = await tempDir();
-    const result = await runCli(['init', 'site-survey'], { cwd, input: ['', '', '', '', ''] });
+    const result = await runCli(['init', 'site-survey'], { cwd, input: ['', '', '', '', '', ''] });
     expect(result.code).toBe(EXIT.ok);
     expect(await manifestOf(path.join(cwd, 'site-survey'))).toMatchObject({
       type: 'standalone',
@@ -160,7 +160,7 @@ describe('init on a terminal', () => {
     const cwd = await tempDir();
     const result = await runCli(['init', 'x', '--type', 'standalone', '--name', 'Survey Desk', '--version', '1.1.0'], {
       cwd,
-      input: ['Survey', 'Shows surveys.'],
+      input: ['', 'Survey', 'Shows surveys.'],
     });
     expect(result.code).toBe(EXIT.ok);
     expect(await manifestOf(path.join(cwd, 'x'))).toMatchObject({ name: 'Survey Desk', shortName: 'Survey', description: 'Shows surveys.', version: '1.1.0' });
@@ -168,7 +168,7 @@ describe('init on a terminal', () => {
 
   it('asks again after an answer it cannot use', async () => {
     const cwd = await tempDir();
-    const result = await runCli(['init', 'x'], { cwd, input: ['3', '1', 'Survey Desk', '', '', 'one', '1.0.0-rc.1'] });
+    const result = await runCli(['init', 'x'], { cwd, input: ['', '3', '1', 'Survey Desk', '', '', 'one', '1.0.0-rc.1'] });
     expect(result.code).toBe(EXIT.ok);
     expect(await manifestOf(path.join(cwd, 'x'))).toMatchObject({ type: 'standalone', version: '1.0.0-rc.1' });
   });
@@ -176,7 +176,7 @@ describe('init on a terminal', () => {
   it('asks for another folder when the one given is not empty', async () => {
     const cwd = await tempDir();
     await writeFile(path.join(cwd, 'taken'), '');
-    const result = await runCli(['init'], { cwd, input: ['.', 'fresh', '', '', '', '', ''] });
+    const result = await runCli(['init'], { cwd, input: ['.', 'fresh', '', '', '', '', '', ''] });
     expect(result.code).toBe(EXIT.ok);
     expect(await listFiles(cwd)).toContain('fresh/src/manifest.json');
   });
@@ -210,7 +210,7 @@ describe('the real binary', () => {
 
   it('asks its questions through a pseudo-terminal', { timeout: 60_000 }, async () => {
     const cwd = await tempDir();
-    const answers = ['pty-tool', '2', 'Pty Estimator', 'Pty', 'Prices through a terminal.', '1.0.1'];
+    const answers = ['pty-tool', '1', '2', 'Pty Estimator', 'Pty', 'Prices through a terminal.', '1.0.1'];
     // Python's pty module gives the child a real terminal, answering each prompt as it appears.
     const driver = String.raw`
 import os, pty, sys, json

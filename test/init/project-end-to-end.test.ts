@@ -7,13 +7,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from './helpers.js';
 
 /*
- * Slow (about a minute on a 2-core machine, most of it npm and tsc): the whole road a new user
- * takes, for real. pipeline-tool is packed with `npm pack` and installed globally from that
- * tarball into a private prefix; that command scaffolds each template; each project is installed
- * with npm (from the registry, or npm's cache, for TypeScript and pipeline-tool's dependencies);
- * then the steps of the project's CI workflow and every script of its package.json run as they
- * are written, some twice, as a release would run them. Scripts and steps are read from the
- * generated files, so this keeps testing whatever the templates come to define.
+ * Slow (a few minutes on a 2-core machine, most of it npm, tsc and vitest): the whole road a new
+ * user takes, for real. pipeline-tool is packed with `npm pack` and installed globally from that
+ * tarball into a private prefix; that command scaffolds each template for both tool types; each
+ * project is installed with npm (from the registry, or npm's cache); then the steps of the
+ * project's CI workflow and every script of its package.json run as they are written, some twice,
+ * as a release would run them. Scripts and steps are read from the generated files, so this keeps
+ * testing whatever the templates come to define.
+ *
+ * The React and Vue projects of the two tool types have the same dependencies, so each template's
+ * packages are installed once: the second project starts from a copy of the first one's
+ * node_modules (hard links) and its own `npm install` finds everything in place.
  */
 
 const NPM_FLAGS = '--prefer-offline --no-audit --no-fund';
@@ -31,7 +35,8 @@ interface Ran {
 /** npm and the tool as a user's shell would run them: no settings inherited from an outer npm. */
 function environment(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key) && key !== 'FORCE_COLOR') env[key] = value;
+  // Nor what vitest sets for itself (VITEST, NODE_ENV=test), which would change how vite and vitest run.
+  for (const [key, value] of Object.entries(process.env)) if (!/^(?:npm_|VITEST)/i.test(key) && !['FORCE_COLOR', 'NODE_ENV', 'TEST'].includes(key)) env[key] = value;
   // The workflow's own `npm ci` line runs unchanged; these make it as quiet and cache-friendly.
   return { ...env, NO_COLOR: '1', CI: 'true', npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
 }
@@ -52,9 +57,9 @@ function sh(command: string, cwd: string, timeout = 150_000): Promise<Ran> {
   });
 }
 
-async function ok(command: string, cwd: string): Promise<Ran> {
+async function ok(command: string, cwd: string, timeout?: number): Promise<Ran> {
   const started = Date.now();
-  const ran = await sh(command, cwd);
+  const ran = await sh(command, cwd, timeout);
   if (process.env['E2E_TIMES']) process.stderr.write(`${((Date.now() - started) / 1000).toFixed(1)}s  ${command}\n`);
   expect(ran.code, `${command} in ${cwd}\n${ran.stdout}\n${ran.stderr}`).toBe(0);
   return ran;
@@ -116,6 +121,25 @@ async function checkDevServer(project: string): Promise<void> {
     // The group: npm, its shell, and the server it started.
     if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
   }
+}
+
+/**
+ * What CI runs, as the workflow writes it, then every other script of the project, except servers,
+ * which are started and stopped. Returns the workflow's run lines.
+ */
+async function runWorkflowAndScripts(root: string, options: { skipInstall?: boolean } = {}): Promise<string[]> {
+  const pkg = await readJson<{ scripts: Record<string, string> }>(path.join(root, 'package.json'));
+  const runs = workflowRuns(await readFile(path.join(root, '.github/workflows/validate.yml'), 'utf8'));
+  expect(runs.length).toBeGreaterThan(2);
+  expect(runs[0]).toBe('npm ci');
+  for (const line of options.skipInstall ? runs.slice(1) : runs) await ok(line, root);
+  const ranByCi = new Set(runs.flatMap(scriptsRunBy));
+  for (const name of Object.keys(pkg.scripts)) {
+    if (ranByCi.has(name) || LIFECYCLE.test(name) || SERVING.has(name)) continue;
+    await ok(`npm run ${name}`, root);
+  }
+  if (pkg.scripts['dev'] !== undefined) await checkDevServer(root);
+  return runs;
 }
 
 /** The package as a dependency: importable, and typed (a wrong call fails the type check). */
@@ -193,18 +217,8 @@ describe.skipIf(process.platform === 'win32')('slow: packed, installed, scaffold
 
     await ok(`npm install ${NPM_FLAGS}`, root);
 
-    // The workflow's steps, as written: npm ci, the type check, validate, pack.
-    const runs = workflowRuns(await readFile(path.join(root, '.github/workflows/validate.yml'), 'utf8'));
-    expect(runs.length).toBeGreaterThan(2);
-    for (const line of runs) await ok(line, root);
-    const ranByCi = new Set(runs.flatMap(scriptsRunBy));
-
-    // Every other script, except servers, which are started and stopped.
-    for (const name of Object.keys(pkg.scripts)) {
-      if (ranByCi.has(name) || LIFECYCLE.test(name) || SERVING.has(name)) continue;
-      await ok(`npm run ${name}`, root);
-    }
-    if (pkg.scripts['dev'] !== undefined) await checkDevServer(root);
+    // The workflow's steps, as written (npm ci, the type check, validate, pack), then the other scripts.
+    const runs = await runWorkflowAndScripts(root);
     if (fromTarball) await checkLibrary(root);
 
     // pack again: dist/ is build output, so the zip of the same version is replaced.
@@ -231,6 +245,31 @@ describe.skipIf(process.platform === 'win32')('slow: packed, installed, scaffold
     expect(flagged.code).toBe(1);
     expect(flagged.stdout).toMatch(new RegExp(`^::warning file=src/app\\.js,line=${line},col=1,title=pipeline-tool dialog-call::`, 'm'));
   }, 300_000);
+
+  // React and Vue at once, each installing its packages once for its two projects.
+  it.concurrent.each(['react', 'vue'])('%s: both tool types install, test, type-check, build, pack and validate, and pass every CI step', async (template) => {
+    let installed: string | undefined;
+    for (const type of ['standalone', 'quoting_extension']) {
+      const root = path.join(work, `${template}-${type}`);
+      await ok(`${quote(bin)} init ${quote(root)} --yes --template ${template} --type ${type} --name 'Café Estimator' --pipeline-tool ${quote(tarball)}`, work);
+      if (installed !== undefined) {
+        await ok(`cp -al ${quote(path.join(installed, 'node_modules'))} ${quote(path.join(root, 'node_modules'))}`, root);
+        await ok(`cp ${quote(path.join(installed, 'package-lock.json'))} ${quote(path.join(root, 'package-lock.json'))}`, root);
+      }
+      await ok(`npm install ${NPM_FLAGS}`, root, 240_000);
+      installed ??= root;
+
+      // The workflow runs npm ci, then each script: typecheck, test, build, validate (--max-warnings 0), pack.
+      // Its npm ci runs for the first project only: the second's node_modules is a copy of what that
+      // npm ci wrote from the same lockfile, which its own npm install has just confirmed.
+      const runs = await runWorkflowAndScripts(root, { skipInstall: installed !== root });
+      expect(new Set(runs.flatMap(scriptsRunBy))).toEqual(new Set(['typecheck', 'test', 'build', 'validate', 'pack']));
+      expect(await readdir(path.join(root, 'release'))).toEqual(['Café-Estimator-1.0.0.zip']);
+      // The built folder is what ships: the page, one script and one stylesheet, the manifest; maps stay out.
+      const listed = JSON.parse((await ok(`${quote(bin)} pack --dry-run --format json`, root)).stdout) as { included: { path: string }[] };
+      expect(listed.included.map((file) => file.path.replace(/-[\w-]{8}\./, '-#.')).sort()).toEqual(['assets/index-#.js', 'assets/style-#.css', 'index.html', 'manifest.json']);
+    }
+  }, 600_000);
 
 });
 

@@ -2,15 +2,18 @@ import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { ToolType } from './answers.js';
-import type { TemplateFile } from './plan.js';
+import { DEFAULT_TEMPLATE, type TemplateFile, type TemplateName } from './plan.js';
 
 // This module sits at the same depth in src/ and dist/, so one relative path finds the package
 // root both when tests run the sources and when the built CLI runs.
 const PACKAGE_ROOT = new URL('../../../', import.meta.url);
 
-/** Reads every file of a template shipped in the package's `templates/` folder. */
-export async function readTemplate(type: ToolType): Promise<TemplateFile[]> {
-  const root = new URL(`templates/${type}/`, PACKAGE_ROOT);
+/**
+ * Reads every file of a template shipped in the package's `templates/` folder: `<type>/` for the
+ * vanilla template, `<template>-<type>/` for the others.
+ */
+export async function readTemplate(type: ToolType, template: TemplateName = DEFAULT_TEMPLATE): Promise<TemplateFile[]> {
+  const root = new URL(`templates/${template === 'vanilla' ? type : `${template}-${type}`}/`, PACKAGE_ROOT);
   const files: TemplateFile[] = [];
   const walk = async (relative: string): Promise<void> => {
     let children;

@@ -29,4 +29,4 @@ export {
   type TargetState,
 } from './init-project.js';
 export { PUBLISHED_MARK, runningToolkitSource, toolkitSourceFrom, type ToolkitSource } from './toolkit-source.js';
-export { TOOL_FOLDER, packageNameFor, planProject, type PlanInput, type PlannedFile, type TemplateFile } from './plan.js';
+export { DEFAULT_TEMPLATE, TEMPLATE_NAMES, TOOL_FOLDER, packageNameFor, planProject, type PlanInput, type PlannedFile, type TemplateFile, type TemplateName } from './plan.js';

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { UsageError } from '../errors.js';
 import { checkAnswers, describeAnswerProblem, normaliseAnswers, type AnswerProblem, type InitAnswers } from './answers.js';
 import { readBridgeTypes, readTemplate, readToolkitVersion } from './assets.js';
-import { packageNameFor, planProject, TOOL_FOLDER, type PlannedFile } from './plan.js';
+import { CONFIG_FILE } from '../config/file-name.js';
+import { DEFAULT_TEMPLATE, OUTPUT_FOLDER, packageNameFor, planProject, TEMPLATE_NAMES, TOOL_FOLDER, type PlannedFile, type TemplateName } from './plan.js';
 import { runningToolkitSource, type ToolkitSource } from './toolkit-source.js';
 
 export interface InitOptions {
@@ -14,6 +15,8 @@ export interface InitOptions {
   force?: boolean;
   /** Where the project gets pipeline-tool from; default: the running copy (see runningToolkitSource). */
   toolkit?: ToolkitSource;
+  /** What the tool is built with: `vanilla` (the default), `react` or `vue`. */
+  template?: TemplateName;
 }
 
 export interface InitResult {
@@ -21,8 +24,12 @@ export interface InitResult {
   directory: string;
   answers: InitAnswers;
   packageName: string;
-  /** Folder inside the project holding what ships: pass it to `dev`, `pack` and `validate`. */
+  /** The template the project was made from. */
+  template: TemplateName;
+  /** Folder inside the project holding what ships (`src`, or the build's `dist`): pass it to `dev`, `pack` and `validate`. */
   toolFolder: string;
+  /** Folder inside the project that `pack` writes zips to. */
+  outFolder: string;
   /** Project-relative paths written, in order. */
   written: string[];
   /** Project-relative paths left alone because something already existed there (only with `force`). */
@@ -79,17 +86,21 @@ export async function initProject(options: InitOptions): Promise<InitResult> {
   const answers = normaliseAnswers(options.answers);
   const problems = checkAnswers(answers);
   if (problems.length > 0) throw new InitAnswersError(problems);
+  const templateName = options.template ?? DEFAULT_TEMPLATE;
+  if (!TEMPLATE_NAMES.includes(templateName)) throw new UsageError(`the template must be ${TEMPLATE_NAMES.join(', ').replace(/, (?=[^,]*$)/, ' or ')}, not "${String(templateName)}".`);
   const directory = path.resolve(options.directory);
   await assertTargetUsable(directory, options.force ?? false);
 
-  const [template, bridgeTypes] = await Promise.all([readTemplate(answers.type), readBridgeTypes()]);
+  // Only plain JavaScript needs the bridge's types copied in; TypeScript imports pipeline-tool/bridge.
+  const [template, bridgeTypes] = await Promise.all([readTemplate(answers.type, templateName), templateName === 'vanilla' ? readBridgeTypes() : undefined]);
   const packageName = packageNameFor(path.basename(directory));
   const toolkit = options.toolkit ?? runningToolkitSource();
-  const files = planProject({ answers, template, bridgeTypes, toolkitVersion: readToolkitVersion(), toolkitSpec: toolkit.spec, packageName });
+  const files = planProject({ answers, template, ...(bridgeTypes === undefined ? {} : { bridgeTypes }), toolkitVersion: readToolkitVersion(), toolkitSpec: toolkit.spec, packageName });
   const { written, skipped } = await writeFiles(directory, files);
   const packageFile = written.includes('package.json') ? files.find((file) => file.path === 'package.json') : undefined;
   const scripts = packageFile ? ((JSON.parse(packageFile.contents.toString('utf8')) as { scripts?: Record<string, string> }).scripts ?? {}) : {};
-  return { directory, answers, packageName, toolFolder: TOOL_FOLDER, written, skipped, toolkit, scripts };
+  const config = JSON.parse(files.find((file) => file.path === CONFIG_FILE)?.contents.toString('utf8') ?? '{}') as { source?: string; out?: string };
+  return { directory, answers, packageName, template: templateName, toolFolder: config.source ?? TOOL_FOLDER, outFolder: config.out ?? OUTPUT_FOLDER, written, skipped, toolkit, scripts };
 }
 
 async function writeFiles(root: string, files: readonly PlannedFile[]): Promise<{ written: string[]; skipped: string[] }> {

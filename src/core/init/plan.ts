@@ -1,8 +1,19 @@
 import { CONFIG_FILE, CONFIG_SCHEMA_REFERENCE } from '../config/file-name.js';
 import type { InitAnswers } from './answers.js';
 
-/** The folder inside a project that holds exactly the files that ship in the bundle. */
+/** The folder inside a project that holds exactly the files that ship in the bundle (a project of the vanilla template). */
 export const TOOL_FOLDER = 'src';
+
+/**
+ * What a tool is built with: plain HTML, CSS and JavaScript with no build step (`vanilla`), or
+ * React or Vue with TypeScript, built by Vite with pipeline-tool/vite.
+ */
+export type TemplateName = 'vanilla' | 'react' | 'vue';
+export const TEMPLATE_NAMES: readonly TemplateName[] = ['vanilla', 'react', 'vue'];
+export const DEFAULT_TEMPLATE: TemplateName = 'vanilla';
+
+/** Where a template keeps manifest.json: the tool folder itself, or Vite's public/, which the build copies. */
+const MANIFEST_FILES = [`${TOOL_FOLDER}/manifest.json`, 'public/manifest.json'];
 
 /** A file of a template, as stored in the package. */
 export interface TemplateFile {
@@ -21,8 +32,11 @@ export interface PlanInput {
   answers: InitAnswers;
   /** The template's files (see `readTemplate`). */
   template: readonly TemplateFile[];
-  /** Text of the bridge declarations, copied into the project as pipeline.d.ts. */
-  bridgeTypes: string;
+  /**
+   * Text of the bridge declarations, copied into the project as pipeline.d.ts for its plain
+   * JavaScript; left out for a TypeScript template, which imports `pipeline-tool/bridge`.
+   */
+  bridgeTypes?: string;
   /** Version of pipeline-tool itself, named in pipeline.d.ts. */
   toolkitVersion: string;
   /** The project's devDependency on pipeline-tool (see toolkit-source.ts); default `^toolkitVersion`. */
@@ -60,9 +74,12 @@ export function planProject(input: PlanInput): PlannedFile[] {
     const path = storedToProjectPath(file.path);
     return { path, contents: renderFile(path, file.contents, values, input) };
   });
-  planned.push({ path: 'pipeline.d.ts', contents: Buffer.from(bridgeTypesFile(input.bridgeTypes, input.toolkitVersion), 'utf8') });
-  // The project file lets every command find the tool from anywhere in the project.
-  planned.push({ path: CONFIG_FILE, contents: jsonFile({ $schema: CONFIG_SCHEMA_REFERENCE, source: TOOL_FOLDER, out: OUTPUT_FOLDER }) });
+  if (input.bridgeTypes !== undefined) planned.push({ path: 'pipeline.d.ts', contents: Buffer.from(bridgeTypesFile(input.bridgeTypes, input.toolkitVersion), 'utf8') });
+  // The project file lets every command find the tool from anywhere in the project. A template
+  // that builds its tool brings its own, naming the build's folder.
+  if (!planned.some((file) => file.path === CONFIG_FILE)) {
+    planned.push({ path: CONFIG_FILE, contents: jsonFile({ $schema: CONFIG_SCHEMA_REFERENCE, source: TOOL_FOLDER, out: OUTPUT_FOLDER }) });
+  }
   return planned.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
@@ -72,7 +89,7 @@ export function storedToProjectPath(stored: string): string {
 }
 
 function renderFile(path: string, contents: Buffer, values: Record<string, string>, input: PlanInput): Buffer {
-  if (path === `${TOOL_FOLDER}/manifest.json`) return jsonFile(rewriteManifest(parseJson(path, contents), input.answers));
+  if (MANIFEST_FILES.includes(path)) return jsonFile(rewriteManifest(parseJson(path, contents), input.answers));
   if (path === 'package.json') return jsonFile(rewritePackageJson(parseJson(path, contents), input));
   if (path.endsWith('.html')) return Buffer.from(fillPlaceholders(path, contents.toString('utf8'), values, escapeHtml), 'utf8');
   if (path.endsWith('.md')) return Buffer.from(fillPlaceholders(path, contents.toString('utf8'), values, escapeMarkdown), 'utf8');

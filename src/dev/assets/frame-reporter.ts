@@ -19,6 +19,11 @@
 export interface ReporterConfig {
   /** Where the host page lives; reports go only there. */
   hostOrigin: string;
+  /**
+   * Load the page's own classic scripts in CORS mode (see above); true when left out. False for a
+   * page of another dev server (`dev --url`), which may not allow the opaque origin.
+   */
+  corsScripts?: boolean;
 }
 
 export type ReportKind = 'error' | 'rejection' | 'console' | 'blocked';
@@ -137,6 +142,7 @@ function runReporter(config: ReporterConfig): void {
     if (['text', 'email', 'number', 'password', 'search', 'tel', 'url', 'date'].includes(event.target.type)) formBlocked('Enter in a form field', noPlace);
   });
 
+  if (config.corsScripts === false) return;
   // Set before the browser fetches the script: the parser hands a script element to mutation
   // observers (a microtask checkpoint) before it prepares and fetches it.
   const ownOrigin = new URL(document.baseURI).origin;

@@ -24,6 +24,7 @@ export function installToolReports(currentFrame: () => HTMLIFrameElement | null)
     console: 'console.error',
     blocked: 'Blocked by the sandbox',
     missing: 'File not found',
+    setup: 'Not connected',
   };
   const box = document.getElementById('tool-problems') as HTMLElement;
   const list = document.createElement('ol');
@@ -41,8 +42,19 @@ export function installToolReports(currentFrame: () => HTMLIFrameElement | null)
 
   const text = (value: unknown, max: number) => (typeof value === 'string' ? value.slice(0, max) : '');
   const number = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : null);
-  /** The tool's own files by their path in the folder; the random base path says nothing to the author. */
-  const shortFile = (file: string) => file.replace(/^https?:\/\/[^/]+\/t\/[^/]+\//, '');
+  /**
+   * The tool's own files by their path in the folder; the random base path says nothing to the
+   * author. A page of another dev server (dev --url) has its files below its own folder, asked
+   * for with a query the bundler adds (`src/App.tsx?t=17…`), which says nothing either.
+   */
+  const shortFile = (file: string) => {
+    const frame = currentFrame();
+    if (frame?.dataset['framedUrl'] === 'true') {
+      const base = new URL('.', frame.src).href;
+      return file.startsWith(base) ? file.slice(base.length).replace(/[?#].*$/s, '') : file;
+    }
+    return file.replace(/^https?:\/\/[^/]+\/t\/[^/]+\//, '');
+  };
 
   /** "app.js:3:5", from a place's file, line and column. */
   const placeText = (where: Json) => {

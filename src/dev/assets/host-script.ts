@@ -94,16 +94,19 @@ function runHost(
   // The tool's frame and its messages
   // ------------------------------------------------------------------------------------------
 
-  // The port of the tool origin this page was served for: its security policy allows framing only
-  // that one. A restarted server picks a new port, and then only a fresh page can frame the tool.
-  let framablePort: unknown;
+  // The tool origin this page was served for: its security policy allows framing only that one.
+  // A restarted server picks a new port, and then only a fresh page can frame the tool.
+  let framableOrigin: unknown;
   // The base path the current frame was loaded from.
   let framedBase: unknown;
+  // A page of another dev server (dev --url) that has not said hello since it loaded.
+  let helloTimer: ReturnType<typeof setTimeout> | undefined;
   const createFrame = () => {
     if (!state) return;
-    framablePort ??= state.toolPort;
+    const origin = state.frameUrl === null ? String(state.toolPort) : new URL(state.frameUrl).origin;
+    framableOrigin ??= origin;
     framedBase = state.toolBasePath;
-    if (state.toolPort !== framablePort) {
+    if (origin !== framableOrigin) {
       location.reload();
       return;
     }
@@ -117,8 +120,27 @@ function runHost(
     next.setAttribute('sandbox', 'allow-scripts');
     next.id = 'tool-frame';
     next.title = String(state.tool.toolId);
-    // The tool origin serves the folder only under the random base path the server made at start.
-    next.src = `${location.protocol}//${location.hostname.includes(':') ? `[${location.hostname}]` : location.hostname}:${state.toolPort}${state.toolBasePath}${entry}`;
+    // The tool origin serves the folder only under the random base path the server made at start;
+    // a page of another dev server is framed at its own address.
+    next.src =
+      state.frameUrl ?? `${location.protocol}//${location.hostname.includes(':') ? `[${location.hostname}]` : location.hostname}:${state.toolPort}${state.toolBasePath}${entry}`;
+    if (state.frameUrl !== null) {
+      // Such a page must load the SDK itself: when it has not said hello a while after loading,
+      // say what to add, with this page's own address (the SDK answers only the page it names).
+      clearTimeout(helloTimer);
+      next.dataset['framedUrl'] = 'true';
+      const handshakes = document.body.dataset['handshakes'];
+      next.addEventListener('load', () => {
+        helloTimer = setTimeout(() => {
+          if (frame !== next || document.body.dataset['handshakes'] !== handshakes) return;
+          reports.add({
+            kind: 'setup',
+            message: `The page at ${String(state.frameUrl)} has not loaded window.pipeline. Add <script src="${location.origin}/__pipeline/sdk.js"></script> to its <head>, before its own scripts, and open the host page at ${location.origin}/.`,
+            file: null,
+          });
+        }, 3000);
+      });
+    }
     frame = next;
     frameLoads += 1;
     document.body.dataset['frameLoads'] = String(frameLoads);

@@ -11,6 +11,8 @@ export interface DevFlags {
   fixtures?: string;
   sdk?: string;
   config?: string;
+  url?: string;
+  manifest?: string;
 }
 
 /**
@@ -28,6 +30,8 @@ export function registerDev(program: Command, context: CommandContext): void {
     .option('--fixtures <file>', 'a fixture file with your own customers, products, quotes…; reloaded when it changes')
     .option('--sdk <version>', 'act as an older SDK (2.1.0 to 2.5.0); later methods are then absent')
     .option('--host <address>', 'listen on another address than 127.0.0.1 (exposes the server to your network)')
+    .option('--url <address>', "frame the page of another dev server (webpack, Parcel, a backend) instead of serving the folder; [dir] is then the build output, validated for the findings")
+    .option('--manifest <file>', 'with --url: the manifest.json naming the tool and its type, when it is not in [dir] (such as public/manifest.json)')
     .addOption(configOption())
     .addHelpText(
       'after',
@@ -35,6 +39,7 @@ export function registerDev(program: Command, context: CommandContext): void {
 Examples:
   $ pipeline-tool dev
   $ pipeline-tool dev dist --port 4810 --fixtures fixtures.json --sdk 2.3.0
+  $ pipeline-tool dev --url http://localhost:8080/ --manifest public/manifest.json
   $ curl -H "Authorization: Bearer ${BUILT_IN_API_KEY}" http://127.0.0.1:4800/api/v1/customers
 
 Open the printed address in a browser. Settings the tool stores are kept in

@@ -14,7 +14,7 @@ import '../../parse-memory.js';
  * goes to stdout; the running log (calls, reloads, problems) goes to stderr.
  */
 export async function runDev(dir: string | undefined, flags: DevFlags, io: CliIo, stopped: Promise<NodeJS.Signals>): Promise<number> {
-  const target = await resolveTarget(dir, flags, io, 'dev');
+  const target = await resolveTarget(dir, flags, io, 'dev', { buildOutput: flags.url !== undefined });
   const chalk = new Chalk({ level: useColour(io, io.stderrIsTTY) ? 1 : 0 });
   const time = () => chalk.dim(new Date().toLocaleTimeString());
   const colourOf = { info: chalk.cyan, warning: chalk.yellow, error: chalk.red } as const;
@@ -28,6 +28,8 @@ export async function runDev(dir: string | undefined, flags: DevFlags, io: CliIo
     ...(flags.host === undefined ? {} : { host: flags.host }),
     ...(flags.fixtures === undefined ? {} : { fixturesFile: path.resolve(io.cwd, flags.fixtures) }),
     ...(flags.sdk === undefined ? {} : { sdkVersion: flags.sdk }),
+    ...(flags.url === undefined ? {} : { url: flags.url }),
+    ...(flags.manifest === undefined ? {} : { manifest: path.resolve(io.cwd, flags.manifest) }),
     // Beside the project file, or in the folder the command runs from: never in the tool folder,
     // so that `dev dist` keeps settings when dist is rebuilt.
     settingsFile: path.join(target.project?.root ?? io.cwd, '.pipeline-tool', 'settings.json'),
@@ -43,12 +45,17 @@ export async function runDev(dir: string | undefined, flags: DevFlags, io: CliIo
     },
   });
 
+  const shownTarget = shownPath(target.path, io.cwd);
+  const tool =
+    server.sdkUrl === null
+      ? [`  Tool:     ${server.toolOrigin} (a second origin, as on the platform)`]
+      : [`  Page:     ${server.toolUrl} (its <head> must load ${server.sdkUrl})`, `  Findings: ${shownTarget}, validated after each build`];
   io.stdout(
     [
-      `pipeline-tool dev is serving ${shownPath(target.path, io.cwd)}`,
+      server.sdkUrl === null ? `pipeline-tool dev is serving ${shownTarget}` : `pipeline-tool dev is framing ${server.toolUrl}`,
       `  Open:     ${server.url}`,
       ...server.networkUrls.map((url) => `  Network:  ${url}`),
-      `  Tool:     ${server.toolOrigin} (a second origin, as on the platform)`,
+      ...tool,
       `  Settings: ${path.relative(io.cwd, server.settingsFile)}`,
       `  REST API: ${server.apiUrl}`,
       server.apiKey === null

@@ -10,6 +10,7 @@ export interface InitFlags {
   yes: boolean;
   force: boolean;
   pipelineTool?: string;
+  template?: string;
 }
 
 export function registerInit(program: Command, context: CommandContext): void {
@@ -24,6 +25,7 @@ export function registerInit(program: Command, context: CommandContext): void {
     .argument('[dir]', 'folder for the project (asked for on a terminal; my-tool with --yes)')
     // Listed here rather than imported, so that loading the CLI never loads the rules.
     .addOption(new Option('--type <type>', 'kind of tool').choices(['standalone', 'quoting_extension']))
+    .addOption(new Option('--template <name>', 'what the tool is built with: vanilla (HTML, CSS and JavaScript, no build step; the default), react or vue (TypeScript and Vite)').choices(['vanilla', 'react', 'vue']))
     .option('--name <name>', 'full display name for the marketplace listing')
     .option('--short-name <name>', 'short name for tab labels, 24 characters at most')
     .option('--description <sentence>', 'one sentence saying what the tool does')
@@ -41,6 +43,7 @@ Examples:
   $ pipeline-tool init                      asks for what it needs (on a terminal)
   $ pipeline-tool init estimator --type quoting_extension --name "Kitchen Estimator" --short-name Kitchen
   $ pipeline-tool init my-tool --yes        defaults for everything not given
+  $ pipeline-tool init desk --template react --yes
   $ pipeline-tool init my-tool --yes --pipeline-tool ./pipeline-tool-0.1.0.tgz
 
 Without a terminal (CI) nothing is asked: give every value as a flag, or add --yes.

@@ -4,6 +4,7 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import {
   ANSWER_FIELDS,
   DEFAULT_FOLDER,
+  DEFAULT_TEMPLATE,
   TOOL_TYPES,
   assertTargetUsable,
   checkAnswers,
@@ -17,10 +18,10 @@ import {
   type AnswerProblem,
   type InitAnswers,
   type InitResult,
+  type TemplateName,
   type ToolType,
 } from '../../../core/init/index.js';
 import { CONFIG_FILE } from '../../../core/config/file-name.js';
-import { OUTPUT_FOLDER } from '../../../core/init/plan.js';
 import { defaultZipName } from '../../../core/pack/destination.js';
 import { UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
@@ -65,6 +66,8 @@ export async function runInit(dir: string | undefined, flags: InitFlags, io: Cli
   const prompter = interactive ? new Prompter(io, colour) : undefined;
   let directory: string;
   let answers: InitAnswers;
+  // The template has a default that every earlier use of init relied on, so it is never a missing flag.
+  let template = (flags.template as TemplateName | undefined) ?? (prompter ? undefined : DEFAULT_TEMPLATE);
   try {
     if (dir !== undefined || prompter === undefined) {
       directory = path.resolve(io.cwd, dir ?? DEFAULT_FOLDER);
@@ -73,12 +76,13 @@ export async function runInit(dir: string | undefined, flags: InitFlags, io: Cli
       directory = await askFolder(prompter, io.cwd, flags.force);
     }
     const folderName = path.basename(directory);
+    if (prompter) template ??= await askTemplate(prompter);
     answers = prompter ? await askAnswers(prompter, given, folderName) : completeAnswers(given as Partial<InitAnswers>, folderName);
   } finally {
     prompter?.close();
   }
 
-  const result = await initProject({ directory, answers, force: flags.force, ...(toolkit ? { toolkit } : {}) });
+  const result = await initProject({ directory, answers, force: flags.force, template: template ?? DEFAULT_TEMPLATE, ...(toolkit ? { toolkit } : {}) });
   io.stdout(summary(result, io.cwd, colour));
   return EXIT.ok;
 }
@@ -120,6 +124,22 @@ async function askAnswers(prompter: Prompter, given: Partial<Record<AnswerField,
   // before anything is written.
   refuse(checkAnswers(answers), (field) => (given[field] !== undefined ? `${FLAGS[field]}: ` : ''));
   return answers as InitAnswers;
+}
+
+async function askTemplate(prompter: Prompter): Promise<TemplateName> {
+  prompter.say(
+    'Built with:\n' +
+      '  1  vanilla   HTML, CSS and JavaScript, with no build step\n' +
+      '  2  react     React and TypeScript, built with Vite\n' +
+      '  3  vue       Vue 3 and TypeScript (single-file components), built with Vite\n',
+  );
+  const choices: readonly TemplateName[] = ['vanilla', 'react', 'vue'];
+  for (;;) {
+    const answer = (await prompter.ask('Template (1, 2 or 3)', '1')).toLowerCase();
+    const template = choices[Number(answer) - 1] ?? choices.find((name) => name === answer);
+    if (template) return template;
+    prompter.complain(`answer 1 for vanilla, 2 for react or 3 for vue, not "${answer}".`);
+  }
 }
 
 async function askType(prompter: Prompter): Promise<ToolType> {
@@ -191,10 +211,11 @@ function summary(result: InitResult, cwd: string, colour: ChalkInstance): string
   const relative = path.relative(cwd, result.directory);
   const where = relative === '' ? 'the current folder' : relative;
   const tool = result.toolFolder;
+  const built = result.template !== 'vanilla';
   const zipName = defaultZipName(result.answers.shortName, result.answers.version, tool);
   const lines = [
     '',
-    `${colour.green('Created')} ${result.answers.name}, a ${result.answers.type} tool, in ${where} (${result.written.length} files).`,
+    `${colour.green('Created')} ${result.answers.name}, a ${result.answers.type} tool${built ? ` built with ${result.template === 'react' ? 'React' : 'Vue'} and Vite` : ''}, in ${where} (${result.written.length} files).`,
   ];
   if (result.skipped.length > 0) {
     lines.push('', 'These already existed and were left as they were:', ...result.skipped.map((file) => `  ${file}`));
@@ -206,9 +227,14 @@ function summary(result: InitResult, cwd: string, colour: ChalkInstance): string
   // The project's own scripts where it has them: they are what its README and CI use.
   const { scripts } = result;
   steps.push(
-    ['npm install', 'installs pipeline-tool and TypeScript for the project'],
-    [scripts['dev'] !== undefined ? 'npm run dev' : 'npx pipeline-tool dev', `runs the tool (${tool}/, as ${CONFIG_FILE} says) in an emulated Pipeline host`],
-    [scripts['pack'] !== undefined ? 'npm run pack' : 'npx pipeline-tool pack', `builds ${OUTPUT_FOLDER}/${zipName} to upload, checked against the marketplace rules`],
+    ['npm install', built ? `installs ${result.template === 'react' ? 'React' : 'Vue'}, Vite, TypeScript and pipeline-tool for the project` : 'installs pipeline-tool and TypeScript for the project'],
+    built
+      ? ['npm run dev', 'starts Vite with the app inside an emulated Pipeline host; open the address it prints']
+      : [scripts['dev'] !== undefined ? 'npm run dev' : 'npx pipeline-tool dev', `runs the tool (${tool}/, as ${CONFIG_FILE} says) in an emulated Pipeline host`],
+    [
+      scripts['pack'] !== undefined ? 'npm run pack' : 'npx pipeline-tool pack',
+      `${built ? `builds ${tool}/, then packs it into` : 'builds'} ${result.outFolder}/${zipName} to upload, checked against the marketplace rules`,
+    ],
     [`npx pipeline-tool version patch`, 'raises the version before the next release'],
   );
   const width = Math.max(...steps.map(([command]) => command.length));

@@ -2,6 +2,9 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { Chalk } from 'chalk';
 import { TOOL_FOLDER } from '../../../core/init/plan.js';
+
+/** Where a project made by `init` keeps manifest.json: its tool folder, or Vite's public/ for a framework template. */
+const MANIFEST_FOLDERS = [TOOL_FOLDER, 'public'];
 import { MANIFEST_PATH } from '../../../core/paths.js';
 import { bumpVersion, type BumpResult } from '../../../core/release/bump-version.js';
 import { EXIT } from '../../exit-codes.js';
@@ -15,12 +18,15 @@ export async function runVersion(release: string, dir: string | undefined, flags
   return EXIT.ok;
 }
 
-/** The current folder when it is a tool folder, else the src/ of a project made by `init`. */
+/** The current folder when it is a tool folder, else the src/ or public/ of a project made by `init`. */
 async function defaultFolder(cwd: string): Promise<string> {
   const here = await lstat(path.join(cwd, MANIFEST_PATH)).catch(() => undefined);
   if (here) return '.';
-  const inside = await lstat(path.join(cwd, TOOL_FOLDER, MANIFEST_PATH)).catch(() => undefined);
-  return inside?.isFile() ? TOOL_FOLDER : '.';
+  for (const folder of MANIFEST_FOLDERS) {
+    const inside = await lstat(path.join(cwd, folder, MANIFEST_PATH)).catch(() => undefined);
+    if (inside?.isFile()) return folder;
+  }
+  return '.';
 }
 
 function summary(result: BumpResult, io: CliIo): string {

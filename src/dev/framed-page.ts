@@ -1,0 +1,110 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { ValidateOptions } from '../core/validate.js';
+import { renderReporterScript } from './assets/frame-reporter.js';
+import { renderSdkScript } from './assets/sdk-script.js';
+import { DevServerError } from './errors.js';
+import type { DevEvent } from './events.js';
+import { collectFindings, type Findings } from './findings.js';
+import { reportToolChanges, watchFixtures } from './live-reload.js';
+import type { DevSession } from './session.js';
+import { keepLastGoodManifest, readToolInfo, type ToolInfo } from './tool-manifest.js';
+import { isIgnoredToolPath, watchFile, watchFolder, type Watcher } from './watch.js';
+
+/*
+ * A page framed from another dev server (`dev --url`, the Vite plugin) instead of the tool folder
+ * served by dev itself. That server serves and reloads its page; dev still gives it the host page,
+ * window.pipeline (a script the page loads from the host page's listener), the findings of the
+ * built folder, and the tool's name and type from its manifest.
+ */
+
+/** The address to frame, checked: an absolute http(s) address without a user name or password. */
+export function checkFrameUrl(given: string): URL {
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    throw new DevServerError('INVALID_OPTION', `--url "${given}" is not an address; give the full address of the page, such as http://localhost:5173/.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new DevServerError('INVALID_OPTION', `--url must be an http:// or https:// address, not ${url.protocol}; give the address your dev server prints, such as http://localhost:5173/.`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new DevServerError('INVALID_OPTION', '--url must not carry a user name or password: the host page shows its address.');
+  }
+  return url;
+}
+
+/** The script a framed page loads from the host page's listener: the frame reporter, then the SDK. */
+export function renderFrameScript(hostOrigin: string, sdk: { version: string; methods: readonly string[] }): string {
+  // The other server may not allow the opaque origin, so the reporter leaves its scripts' mode alone.
+  return `${renderReporterScript({ hostOrigin, corsScripts: false })}${renderSdkScript({ ...sdk, hostOrigin })}`;
+}
+
+/** The findings of the built folder, or, before the first build, a sentence saying how to get them. */
+export async function collectBuiltFindings(
+  root: string,
+  stateFolder: string | null,
+  fixturesFile: string | null,
+  settings: Pick<ValidateOptions, 'rules' | 'overrides' | 'sourceMaps'> | undefined,
+): Promise<Findings> {
+  const info = await stat(root).catch(() => undefined);
+  if (!info?.isDirectory()) {
+    return { ok: false, message: `${path.basename(root)}/ is not there yet. Build the tool to see what validate says about the bundle; this panel follows each build.` };
+  }
+  return collectFindings(root, stateFolder, fixturesFile, settings);
+}
+
+export interface FramedReloadOptions {
+  /** The built folder, absolute; it may not exist yet. */
+  root: string;
+  manifestFile: string;
+  fixturesFile: string | undefined;
+  stateFolder: string;
+  session: DevSession;
+  ruleSettings?: Pick<ValidateOptions, 'rules' | 'overrides' | 'sourceMaps'>;
+  emit: (event: DevEvent) => void;
+  log: (level: 'info' | 'warning' | 'error', message: string) => void;
+  tool: ToolInfo;
+}
+
+/**
+ * What dev watches for a framed page: a new build refreshes the findings (the page is the other
+ * server's to reload); a changed manifest may make it another tool, so it reloads the frame.
+ */
+export function startFramedReload(options: FramedReloadOptions): Watcher[] {
+  const { root, manifestFile, session, emit, log } = options;
+  let tool = options.tool;
+
+  const refreshFindings = async () => {
+    session.setFindings(await collectBuiltFindings(root, options.stateFolder, options.fixturesFile ?? null, options.ruleSettings));
+    emit({ type: 'state' });
+  };
+  const refreshTool = async () => {
+    const previous = tool;
+    tool = keepLastGoodManifest(previous, await readToolInfo(path.dirname(manifestFile), { manifestFile, checkEntry: false }));
+    session.setTool(tool);
+    reportToolChanges(previous, tool, log);
+    log('info', `${path.basename(manifestFile)} changed: reloading the tool.`);
+    emit({ type: 'state' });
+    emit({ type: 'reload', reason: 'the manifest changed' });
+  };
+  const failed = (error: unknown) => log('error', `could not refresh after a change: ${String(error)}`);
+
+  // A build may make the folder, or empty and refill it: its contents are watched, and its name in
+  // the folder above, which also tells of a folder made after dev started.
+  let contents: Watcher | undefined;
+  const watchContents = () => {
+    contents?.close();
+    contents = watchFolder(root, { ignore: isIgnoredToolPath, onChange: () => void refreshFindings().catch(failed) });
+  };
+  watchContents();
+  const folder = watchFile(root, () => {
+    watchContents();
+    void refreshFindings().catch(failed);
+  });
+  const manifest = watchFile(manifestFile, () => void refreshTool().catch(failed));
+  const watchers: Watcher[] = [folder, manifest, { ready: Promise.resolve(), close: () => contents?.close() }];
+  if (options.fixturesFile !== undefined) watchers.push(watchFixtures(options.fixturesFile, session, emit, log));
+  return watchers;
+}

@@ -1,0 +1,105 @@
+import path from 'node:path';
+import type { Plugin, ResolvedConfig, UserConfig } from 'vite';
+import type { Problem, Report } from '../core/problem.js';
+import { validateBundle } from '../core/validate.js';
+import { toClassicScripts } from './classic-scripts.js';
+import { readProjectSettings, type ProjectSettings } from './project.js';
+
+/*
+ * `vite build`: output the marketplace accepts, then the built folder checked with the same rules
+ * `pipeline-tool validate` applies, its findings shown as Vite shows warnings and errors. A build
+ * with errors fails.
+ */
+
+const PREFIX = '[pipeline-tool]';
+
+export function buildPlugin(validate: boolean): Plugin {
+  let config: ResolvedConfig;
+  let project: ProjectSettings;
+  return {
+    name: 'pipeline-tool:build',
+    apply: 'build',
+    config: (user) => buildDefaults(user),
+    async configResolved(resolved) {
+      config = resolved;
+      project = await readProjectSettings(resolved.root);
+      checkBase(resolved);
+      warnOfOtherSource(resolved, project);
+    },
+    transformIndexHtml: { order: 'post', handler: toClassicScripts },
+    async writeBundle(output) {
+      if (!validate) return;
+      const folder = output.dir ?? path.resolve(config.root, config.build.outDir);
+      const report = await validateBundle(folder, { rules: project.rules, overrides: project.overrides });
+      const shown = path.relative(config.root, folder).split(path.sep).join('/') || '.';
+      for (const problem of report.problems.filter((p) => p.severity === 'warning')) this.warn(`${PREFIX} ${describeProblem(problem, shown)}`);
+      if (report.errorCount > 0) this.error(describeErrors(report, shown));
+      config.logger.info(`${PREFIX} ${shown}/ passes pipeline-tool validate${report.warningCount === 0 ? '' : ` with ${plural(report.warningCount, 'warning')}`}.`);
+    },
+  };
+}
+
+/** What `import.meta.url` reads in the classic script: the script's own address, taken as it starts. */
+const SCRIPT_URL = '__pipelineToolScriptUrl';
+const SCRIPT_URL_INTRO = `var ${SCRIPT_URL} = document.currentScript && document.currentScript.src || document.baseURI;`;
+
+/**
+ * What the marketplace needs of a build, unless the author chose otherwise where that is safe:
+ * a relative base (the bundle is served from an address nobody knows in advance), source maps
+ * beside the bundle for placing findings but named nowhere in it (they never ship), and one
+ * classic script (see classic-scripts.ts) with its stylesheet in a file of its own. A classic
+ * script has no `import.meta`, so `import.meta.url` becomes the script's address, as Rollup's
+ * own polyfill makes it, and `import.meta.resolve` is undefined; Vite's code for dynamic imports reads both.
+ */
+function buildDefaults(user: UserConfig): UserConfig {
+  const sourcemap = user.build?.sourcemap;
+  const output = user.build?.rolldownOptions?.output;
+  const intro = output !== undefined && !Array.isArray(output) && typeof output.intro === 'string' ? `${SCRIPT_URL_INTRO}\n${output.intro}` : SCRIPT_URL_INTRO;
+  return {
+    ...(user.base === undefined ? { base: './' } : {}),
+    build: {
+      sourcemap: sourcemap === false ? false : 'hidden',
+      cssCodeSplit: false,
+      modulePreload: false,
+      rolldownOptions: {
+        transform: { define: { 'import.meta.url': SCRIPT_URL, 'import.meta.resolve': 'undefined' } },
+        output: { format: 'iife', codeSplitting: false, intro },
+      },
+    },
+  };
+}
+
+function checkBase(config: ResolvedConfig): void {
+  if (config.base === './' || config.base === '') return;
+  throw new Error(
+    `${PREFIX} base is "${config.base}", but a tool's files are served from an address nobody knows in advance, so every path must be relative. Remove base from the Vite config, or set it to "./".`,
+  );
+}
+
+/** validate and pack act on the project file's `source`: a build elsewhere would never reach them. */
+function warnOfOtherSource(config: ResolvedConfig, project: ProjectSettings): void {
+  const outDir = path.resolve(config.root, config.build.outDir);
+  if (project.source === null || project.file === null || project.source === outDir) return;
+  const relative = (to: string) => path.relative(project.root, to).split(path.sep).join('/') || '.';
+  config.logger.warn(
+    `${PREFIX} ${path.basename(project.file)} names "${relative(project.source)}" as the tool folder, but Vite builds into ${relative(outDir)}, so pipeline-tool validate and pack would not see this build. Set "source": "${relative(outDir)}".`,
+  );
+}
+
+/**
+ * One finding on one line. Files of the built folder are shown from Vite's root (`dist/assets/…`);
+ * a finding already placed in the author's source (it names the built place as `built`) keeps its file.
+ */
+function describeProblem(problem: Problem, folder: string): string {
+  const placed = (problem as Problem & { built?: unknown }).built !== undefined;
+  const file = problem.file === undefined ? folder : placed ? problem.file : `${folder}/${problem.file}`;
+  const place = problem.line === undefined ? file : `${file}:${problem.line}${problem.column === undefined ? '' : `:${problem.column}`}`;
+  return `${place}: ${problem.message} (${problem.ruleId})`;
+}
+
+function describeErrors(report: Report, folder: string): string {
+  const errors = report.problems.filter((problem) => problem.severity === 'error');
+  return `${PREFIX} ${folder}/ would be refused: ${plural(errors.length, 'error')} from pipeline-tool validate.\n${errors.map((problem) => `  ${describeProblem(problem, folder)}`).join('\n')}\nRun pipeline-tool rules <id> to learn about a rule.`;
+}
+
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;

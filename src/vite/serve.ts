@@ -1,0 +1,165 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Plugin, ResolvedConfig, ViteDevServer } from 'vite';
+import { startDevServer, type DevServer } from '../dev/server.js';
+import type { CallOutcome } from '../dev/session.js';
+import { describeWarning } from '../platform/index.js';
+import type { PipelinePluginOptions } from './options.js';
+import { readProjectSettings } from './project.js';
+
+/*
+ * `vite` (serve): the app Vite serves runs inside pipeline-tool's emulated host, framed in its
+ * sandbox as on the platform. Vite keeps serving and hot-reloading the app; the host page, the
+ * bridge, fixtures, call log, findings and REST API are `pipeline-tool dev`'s own, started with
+ * Vite's address to frame (startDevServer's `url`).
+ */
+
+const PREFIX = '[pipeline-tool]';
+
+/**
+ * The host of the Vite server that closed last, while it closes. Vite restarts its server when
+ * vite.config.ts changes, with a new instance of this plugin; the new host waits for the old one,
+ * so that it gets the same port and the page the author has open carries on.
+ */
+let lastClosing: Promise<void> = Promise.resolve();
+
+export function servePlugin(options: PipelinePluginOptions): Plugin {
+  let host: Promise<DevServer> | undefined;
+  // 128 random bits, as dev's own tool origin uses: see allowTheSandbox.
+  const base = `/t/${randomBytes(16).toString('base64url')}/`;
+  return {
+    name: 'pipeline-tool:serve',
+    // Not for `vite preview`, which serves a build, nor under vitest (its own mode, "test"), which has no page to frame.
+    apply: (_config, env) => env.command === 'serve' && env.isPreview !== true && !(env.mode === 'test' && process.env['VITEST'] !== undefined),
+    // A tool's build has a relative base, which Vite serves at "/"; here it is the secret path.
+    // In middleware mode the app is mounted in the author's own server, whose paths stay theirs.
+    config: (user) => (user.server?.middlewareMode ? {} : { base }),
+    configureServer(server) {
+      if (server.httpServer !== null) allowTheSandbox(server, base);
+      host = startHostWith(server, options);
+      if (host === undefined) return;
+      printHostAddress(server, host);
+    },
+    // window.pipeline for the app: the emulated host's SDK, before the app's own scripts.
+    transformIndexHtml: {
+      order: 'pre',
+      async handler() {
+        if (host === undefined) return [];
+        const { sdkUrl } = await host;
+        return sdkUrl === null ? [] : [{ tag: 'script', attrs: { src: sdkUrl }, injectTo: 'head-prepend' }];
+      },
+    },
+  };
+}
+
+/**
+ * The sandboxed frame's origin is opaque, "null", and its module scripts are CORS requests, which
+ * Vite allows for localhost origins only. But every sandboxed frame on any web site has that same
+ * origin: were "null" simply allowed, a page the author visits could read the project's sources
+ * from Vite. So Vite serves the app under a random base path that only the host page learns, and
+ * "null" may read only below it. Outside it, such a request gets a bare 404, before Vite's own
+ * redirect to the base path could tell the path.
+ */
+function allowTheSandbox(server: ViteDevServer, base: string): void {
+  server.middlewares.use((request: IncomingMessage, response: ServerResponse, next: () => void) => {
+    if (request.headers.origin !== 'null') return next();
+    if (!(request.url ?? '').startsWith(base)) {
+      response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+      response.end('not found');
+      return;
+    }
+    response.setHeader('Access-Control-Allow-Origin', 'null');
+    response.setHeader('Vary', 'Origin');
+    next();
+  });
+}
+
+/**
+ * Starts the emulated host once Vite listens, since it frames Vite's address. Without Vite's own
+ * HTTP server (middleware mode) there is no address to frame, and the plugin says so.
+ */
+function startHostWith(server: ViteDevServer, options: PipelinePluginOptions): Promise<DevServer> | undefined {
+  const { httpServer, config } = server;
+  if (httpServer === null) {
+    config.logger.warn(`${PREFIX} Vite runs in middleware mode, so there is no address for the emulated host to frame; run pipeline-tool dev --url <address> beside it instead.`);
+    return undefined;
+  }
+  const started = new Promise<DevServer>((resolve, reject) => {
+    httpServer.once('listening', () => {
+      const url = frameAddress(config, httpServer.address() as AddressInfo);
+      lastClosing.then(() => startHost(config, url, options)).then(resolve, reject);
+    });
+  });
+  started.catch((error: unknown) => config.logger.error(`${PREFIX} the emulated host could not start: ${error instanceof Error ? error.message : String(error)}`));
+  httpServer.once('close', () => {
+    lastClosing = started.then(
+      (host) => host.close(),
+      () => undefined,
+    );
+  });
+  return started;
+}
+
+async function startHost(config: ResolvedConfig, url: string, options: PipelinePluginOptions): Promise<DevServer> {
+  const project = await readProjectSettings(config.root);
+  const logger = config.logger;
+  const fromRoot = (file: string) => path.resolve(config.root, file);
+  return startDevServer({
+    root: path.resolve(config.root, config.build.outDir),
+    url,
+    manifest: options.manifest === undefined ? path.join(config.publicDir || config.root, 'manifest.json') : fromRoot(options.manifest),
+    ...(options.port === undefined ? {} : { port: options.port }),
+    ...(options.fixtures === undefined ? {} : { fixturesFile: fromRoot(options.fixtures) }),
+    ...(options.sdk === undefined ? {} : { sdkVersion: options.sdk }),
+    // Beside the project file, as dev keeps them: never in the build folder, which each build empties.
+    settingsFile: path.join(project.root, '.pipeline-tool', 'settings.json'),
+    ruleSettings: { rules: project.rules, overrides: project.overrides },
+    onLog: (level, message) => {
+      const line = `${PREFIX} ${message}`;
+      if (level === 'error') logger.error(line);
+      else if (level === 'warning') logger.warn(line);
+      else logger.info(line);
+    },
+    onCall: (method, outcome) => logger.info(`${PREFIX} ${describeCall(method, outcome)}`),
+  });
+}
+
+/** A bridge call as dev's terminal log shows it: method, result, warnings, time. */
+function describeCall(method: string, outcome: CallOutcome): string {
+  const count = outcome.warnings.length;
+  const counted = count === 0 ? '' : count === 1 ? ', 1 warning' : `, ${count} warnings`;
+  const warnings = outcome.warnings.map((warning) => `\n    warning ${describeWarning(warning)}`).join('');
+  return `${method} ${outcome.ok ? 'ok' : outcome.error.code}${counted} ${outcome.ms} ms${warnings}`;
+}
+
+/** Vite's own address for the frame: the name it answers to on this machine, its port and base. */
+function frameAddress(config: ResolvedConfig, address: AddressInfo): string {
+  const protocol = config.server.https ? 'https' : 'http';
+  const given = config.server.host;
+  const wildcard = given === true || given === '0.0.0.0' || given === '::' || given === '';
+  const name = typeof given === 'string' && !wildcard ? given : 'localhost';
+  return `${protocol}://${name.includes(':') ? `[${name}]` : name}:${address.port}${config.base}`;
+}
+
+/**
+ * One address to open: the host page. Vite's own address shows the app without a host, where
+ * window.pipeline never answers, so it is not printed.
+ */
+function printHostAddress(server: ViteDevServer, host: Promise<DevServer>): void {
+  const printViteUrls = server.printUrls.bind(server);
+  server.printUrls = () => {
+    host.then(
+      (started) => {
+        const lines = [
+          `  ➜  Open:      ${started.url}   (the app inside the emulated Pipeline host)`,
+          ...started.networkUrls.map((url) => `  ➜  Network:   ${url}`),
+          `  ➜  REST API:  ${started.apiUrl}${started.apiKey === null ? '' : `   (key ${started.apiKey})`}`,
+        ];
+        server.config.logger.info(lines.join('\n'));
+      },
+      () => printViteUrls(),
+    );
+  };
+}
