@@ -1,7 +1,7 @@
 import type { BundleEntry } from '../bundle/source.js';
 import { manifestObject, manifestString, type ManifestState } from '../manifest/read-manifest.js';
 import { extensionOf } from '../paths.js';
-import { FileReport } from './file-report.js';
+import { FileReport, joinLater } from './file-report.js';
 import { Gate } from './gate.js';
 import { JsFileState } from './js-file.js';
 import type { BundleFacts } from './js-rule.js';
@@ -38,7 +38,7 @@ const facts = new WeakMap<readonly BundleEntry[], BundleFacts>();
 export function bundleFacts(files: readonly BundleEntry[]): BundleFacts {
   let found = facts.get(files);
   if (!found) {
-    found = { index: bundleIndex(files), hasJquery: files.some((f) => JQUERY_FILE.test(f.path)), scriptModes: new Map() };
+    found = { index: bundleIndex(files), hasJquery: files.some((f) => JQUERY_FILE.test(f.path)), scriptModes: new Map(), modules: new Map() };
     facts.set(files, found);
   }
   return found;
@@ -111,7 +111,7 @@ class JsSession implements ScanSession {
     // A file cut short by the budget would show an error that is not in it.
     const chunks = this.chunks;
     this.chunks = undefined;
-    if (complete && chunks && !isMinifiedBuild(chunks)) output.later = checkScript(Buffer.concat(chunks), { file: this.entry.path, facts: this.state.bundle }, this.entry.path);
+    if (complete && chunks && !isMinifiedBuild(chunks)) output.later = joinLater(output.later, checkScript(Buffer.concat(chunks), { file: this.entry.path, facts: this.state.bundle }, this.entry.path));
     return output;
   }
 }

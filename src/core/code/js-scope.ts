@@ -1,6 +1,6 @@
 import type { ChainState } from './js-chain.js';
 import { SCOPE_BIT, type JsFileState, type Use } from './js-file.js';
-import { FR_CONTROL, FR_PAREN, MAX_FRAMES, type Frames } from './js-frames.js';
+import { FR_CALL, FR_CONTROL, FR_PAREN, MAX_FRAMES, type Frames } from './js-frames.js';
 import {
   P_ARROW,
   P_COMMA,
@@ -34,6 +34,8 @@ interface ClosedParen {
   bindings: number;
   declared: number;
   control: boolean;
+  /** Ends of object literals inside it, dropped if it was a parameter list (they were patterns). */
+  objectEnds: Array<() => void> | undefined;
 }
 
 export class Scope {
@@ -97,6 +99,7 @@ export class Scope {
       } else {
         if (closed.control && brace) this.declare(depth, closed.declared);
         if (closed.uses) this.frames.moveUses(this.state, closed.uses, depth - (opener ? 1 : 0));
+        if (closed.objectEnds) for (const done of closed.objectEnds) done();
       }
       return;
     }
@@ -127,7 +130,13 @@ export class Scope {
     const ends = this.frames.objectEnds[depth];
     if (ends) {
       this.frames.objectEnds[depth] = undefined;
-      for (const done of ends) done(this.frames.keys[depth]!);
+      const keys = this.frames.keys[depth]!;
+      // `function f({ qty, unitPrice })`, `({ productId }) => …`: in a parenthesis that may turn out
+      // to be a parameter list, an object may be a pattern; its end waits for that to be known.
+      if ((this.frames.flags[depth - 1]! & (FR_PAREN | FR_CALL | FR_CONTROL)) === FR_PAREN) {
+        const held = (this.frames.heldObjectEnds[depth - 1] ??= []);
+        for (const done of ends) held.push(() => done(keys));
+      } else for (const done of ends) done(keys);
     }
     const declared = this.frames.declared[depth]!;
     let uses = this.frames.uses[depth];
@@ -140,7 +149,8 @@ export class Scope {
     if (kind === P_RPAREN && (flags & FR_PAREN) !== 0) {
       // Whether this was a parameter list is known at the next token (when it matters at all).
       const bindings = this.frames.bindings[depth]!;
-      if (uses || bindings !== 0 || declared !== 0) this.closedParen = { uses, bindings, declared, control: (flags & FR_CONTROL) !== 0 };
+      const objectEnds = this.frames.heldObjectEnds[depth];
+      if (uses || bindings !== 0 || declared !== 0 || objectEnds) this.closedParen = { uses, bindings, declared, control: (flags & FR_CONTROL) !== 0, objectEnds };
       return;
     }
     // Names bound inside a destructuring pattern belong to the parameter list around it.
