@@ -240,8 +240,13 @@ export function decodeCssEscapes(text: string): string {
   });
 }
 
-/** Every CSS finding needs one of these; a stylesheet without them is not read further. */
-const CSS_TRIGGER = /url\(|@import/i;
+/**
+ * Every CSS finding needs one of these: the forms the reader takes references from (`url(`,
+ * `@import`, `image-set(` and `-webkit-image-set(`, the only functions whose name ends in `-set`)
+ * and the disable comment (which may name an unknown rule). A stylesheet without them is not read.
+ */
+const CSS_TRIGGER = /url\(|@import|-set\(|pipeline-tool-disable/i;
+const CSS_TRIGGER_LONGEST = 'pipeline-tool-disable'.length;
 
 export const cssScanner: ContentScanner = {
   name: 'css',
@@ -249,7 +254,7 @@ export const cssScanner: ContentScanner = {
   begin: (entry, context): ScanSession => {
     const report = new FileReport(entry.path);
     let reader: CssReader | undefined;
-    const gate = new Gate(wordSearch(CSS_TRIGGER, '@import'.length), () => {
+    const gate = new Gate(wordSearch(CSS_TRIGGER, CSS_TRIGGER_LONGEST), () => {
       const opened = new CssReader(report, bundleIndex(context.files), entry.path);
       reader = opened;
       return (chunk) => opened.write(chunk);

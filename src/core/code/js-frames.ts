@@ -1,4 +1,4 @@
-import type { JsFileState, Use } from './js-file.js';
+import type { Use } from './js-file.js';
 
 /*
  * What the walker knows of each open bracket frame, indexed by depth: typed arrays grown on
@@ -51,9 +51,9 @@ export class Frames {
     this.heldObjectEnds[depth] = undefined;
   }
 
-  /** Hands uses to the frame at `depth` (the top level's are the file's). */
-  moveUses(state: JsFileState, uses: Use[], depth: number): void {
-    if (depth <= 0) state.rootUses.push(...uses);
+  /** Hands uses to the frame at `depth` (the top level's go to `rootUses`). */
+  moveUses(rootUses: Use[], uses: Use[], depth: number): void {
+    if (depth <= 0) rootUses.push(...uses);
     else if (depth < MAX_FRAMES) (this.uses[depth] ??= []).push(...uses);
   }
 

@@ -50,9 +50,9 @@ export function jsFileState(entry: BundleEntry, context: ScanContext, report: Fi
   return new JsFileState(report, entry.path, toolType, declared, bundleFacts(context.files));
 }
 
-/** Starts reading one script of the file (a .js file, or a page's inline script at `origin`). */
-export function beginScript(state: JsFileState, origin?: { line: number; column: number }): JsWalker {
-  const walker = new JsWalker(state, origin);
+/** Starts reading one script of the file (a .js file, or a page's inline script at `origin`, an inline module if `module`). */
+export function beginScript(state: JsFileState, origin?: { line: number; column: number }, module = false): JsWalker {
+  const walker = new JsWalker(state, origin, module);
   state.walker = walker;
   return walker;
 }

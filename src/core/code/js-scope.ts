@@ -49,6 +49,8 @@ export class Scope {
     private readonly frames: Frames,
     private readonly state: JsFileState,
     private readonly lexer: JsLexer,
+    /** Uses of globals read at the top level: the file's, or an inline module's own. */
+    readonly rootUses: Use[],
   ) {}
 
   /** A parenthesis or an arrow waits for the next token. */
@@ -64,7 +66,7 @@ export class Scope {
     for (const scope of this.arrowScopes) if (scope.bindings & use.bit) return;
     const depth = this.lexer.depth;
     if (depth >= MAX_FRAMES) return;
-    if (depth === 0) this.state.rootUses.push(use);
+    if (depth === 0) this.rootUses.push(use);
     else (this.frames.uses[depth] ??= []).push(use);
   }
 
@@ -98,7 +100,7 @@ export class Scope {
         else this.arrowBindings = closed.bindings | closed.declared;
       } else {
         if (closed.control && brace) this.declare(depth, closed.declared);
-        if (closed.uses) this.frames.moveUses(this.state, closed.uses, depth - (opener ? 1 : 0));
+        if (closed.uses) this.frames.moveUses(this.rootUses, closed.uses, depth - (opener ? 1 : 0));
         if (closed.objectEnds) for (const done of closed.objectEnds) done();
       }
       return;
@@ -155,7 +157,7 @@ export class Scope {
     }
     // Names bound inside a destructuring pattern belong to the parameter list around it.
     if (this.frames.bindings[depth] !== 0) this.frames.bindings[depth - 1] = this.frames.bindings[depth - 1]! | this.frames.bindings[depth]!;
-    if (uses) this.frames.moveUses(this.state, uses, depth - 1);
+    if (uses) this.frames.moveUses(this.rootUses, uses, depth - 1);
   }
 
 }

@@ -117,15 +117,24 @@ export class JsWalker implements JsTokenHandler {
   /** The chain being handed to the rules, while it is. */
   private handling: ChainState | undefined;
 
+  /** For an inline module: where its top-level aliases and constants start, to be given up at its end. */
+  private readonly moduleMarks: { aliases: number; constants: number } | undefined;
+
   constructor(
     private readonly state: JsFileState,
     origin?: LexerOrigin,
+    /**
+     * An inline `<script type="module">`: what it declares at its top level is its own, and does
+     * not hide the globals that the page's other scripts and handlers use.
+     */
+    module = false,
   ) {
     this.lexer = new JsLexer(this, origin);
-    this.scope = new Scope(this.frames, state, this.lexer);
+    this.scope = new Scope(this.frames, state, this.lexer, module ? [] : state.rootUses);
     this.declarations = new Declarations(this, state);
     this.modules = new ModuleStatements(this, state);
-    this.frames.declared[0] = state.rootDeclared;
+    this.frames.declared[0] = module ? 0 : state.rootDeclared;
+    this.moduleMarks = module ? { aliases: state.aliases.mark(), constants: state.constants.mark() } : undefined;
     this.token = new TokenView(this);
   }
 
@@ -406,13 +415,24 @@ export class JsWalker implements JsTokenHandler {
     this.declarations.end();
     this.modules.end();
     // Frames left open (a truncated script) hand their uses to the top level.
+    const rootUses = this.scope.rootUses;
     for (let depth = Math.min(this.lexer.depth, MAX_FRAMES - 1); depth > 0; depth--) {
       const uses = this.frames.uses[depth];
-      if (uses) for (const use of uses) if ((this.frames.declared[depth]! & use.bit) === 0) this.state.rootUses.push(use);
+      if (uses) for (const use of uses) if ((this.frames.declared[depth]! & use.bit) === 0) rootUses.push(use);
     }
-    this.state.aliases.close(1);
-    this.state.constants.close(1);
-    this.state.rootDeclared |= this.frames.declared[0]!;
+    const state = this.state;
+    const marks = this.moduleMarks;
+    if (marks) {
+      // The module's own top level has been seen whole: what it does not declare, the page's globals may.
+      const declared = this.frames.declared[0]!;
+      for (const use of rootUses) if ((declared & use.bit) === 0) state.rootUses.push(use);
+      state.aliases.rewind(marks.aliases);
+      state.constants.rewind(marks.constants);
+      return;
+    }
+    state.aliases.close(1);
+    state.constants.close(1);
+    state.rootDeclared |= this.frames.declared[0]!;
   }
 
   // --- helpers -------------------------------------------------------------------------------------

@@ -37,6 +37,21 @@ export class ScopedValues<K, V> {
     }
   }
 
+  /** Where the settings made from now on start, to give them all up later with `rewind`. */
+  mark(): number {
+    return this.undo.length;
+  }
+
+  /** Gives up every setting made since `mark`: an inline module's top level is its own. */
+  rewind(mark: number): void {
+    const undo = this.undo;
+    while (undo.length > mark) {
+      const { key, hidden } = undo.pop()!;
+      if (hidden === undefined) this.values.delete(key);
+      else this.values.set(key, hidden);
+    }
+  }
+
   /** True when a frame at `depth` or deeper has set something, so closing it has work to do. */
   holdsAt(depth: number): boolean {
     const undo = this.undo;
