@@ -95,9 +95,11 @@ describe('scripts in HTML', () => {
     expect(scanHtml(html, { files })).toEqual([]);
   });
 
-  it('runs module scripts and shares declarations between a page\'s scripts', () => {
-    const html = '<script type="module">const p = window.pipeline;</script>\n<script>p.quotes.update();</script>';
-    expect(at(scanHtml(html, { files }))).toEqual(['bridge-unknown-method@2:9']);
+  it('shares the declarations of classic scripts with the page, and keeps a module\'s its own', () => {
+    const classic = '<script>const p = window.pipeline;</script>\n<script type="module">p.quotes.update();</script>';
+    expect(at(scanHtml(classic, { files }))).toEqual(['bridge-unknown-method@2:23']);
+    const module = '<script type="module">const p = window.pipeline;</script>\n<script>p.quotes.update();</script>';
+    expect(at(scanHtml(module, { files }))).toEqual([]);
   });
 
   it('checks JSON script blocks', () => {
