@@ -2,7 +2,8 @@ import { openBundle } from './bundle/open-bundle.js';
 import type { ExcludedEntry } from './bundle/left-out.js';
 import type { BundleEntry, BundleSource } from './bundle/source.js';
 import { contentScanners, type DisableDirective, type ScanContext, type ScanSession } from './code/index.js';
-import { UNKNOWN_DISABLE_DIRECTIVE } from './code/rule-ids.js';
+import { isLibraryPath } from './code/library.js';
+import { CODE_RULE_IDS, UNKNOWN_DISABLE_DIRECTIVE } from './code/rule-ids.js';
 import { globProblem } from './config/globs.js';
 import { settingsResolver, type RuleOverride } from './config/settings.js';
 import { UsageError } from './errors.js';
@@ -44,15 +45,18 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
   try {
     const excluded = options.excluded ?? source.excluded;
     const ruleOff = (ruleId: string, file: string) => settings.settingFor(ruleId, file) === 'off';
-    const { context, directives } = await inspect(source, options.budget ?? MAX_UNPACKED_BYTES, excluded ?? [], ruleOff);
+    const { context, directives, libraryFiles } = await inspect(source, options.budget ?? MAX_UNPACKED_BYTES, excluded ?? [], ruleOff);
     const problems: Problem[] = [];
     for (const rule of registry) {
       if (settings.settingFor(rule.id, undefined) === 'off' && !settings.overridden(rule.id)) continue;
+      const code = CODE_RULE_IDS.includes(rule.id);
       for (const hit of rule.check(context)) {
         const setting = settings.settingFor(rule.id, hit.file);
         if (setting === 'off') continue;
         const severity: Severity = setting === 'warn' ? 'warning' : setting === 'error' ? 'error' : rule.severity;
-        problems.push(toProblem(rule, severity, hit));
+        const problem = toProblem(rule, severity, hit);
+        if (code && hit.file !== undefined && (libraryFiles.has(hit.file) || isLibraryPath(hit.file))) problem.library = true;
+        problems.push(problem);
       }
     }
     const report = summarise(source.location, source.kind, sortProblems(withoutSilenced(problems, directives)));
@@ -74,8 +78,9 @@ async function inspect(
   budget: number,
   excluded: readonly ExcludedEntry[],
   ruleOff: (ruleId: string, file: string) => boolean,
-): Promise<{ context: RuleContext; directives: DisableDirective[] }> {
+): Promise<{ context: RuleContext; directives: DisableDirective[]; libraryFiles: Set<string> }> {
   const files = source.entries.filter((e) => e.kind === 'file');
+  const libraryFiles = new Set<string>();
   const sizes = new Map<string, number>();
   const unread: string[] = [];
   const scanned: Finding[] = [];
@@ -121,6 +126,7 @@ async function inspect(
       stopped = result.stoppedAtLimit;
       for (const session of sessions) {
         const output = session.end(!result.stoppedAtLimit);
+        if (output.library) libraryFiles.add(entry.path);
         scanned.push(...output.findings);
         directives.push(...output.directives);
         if (output.later) later.push(output.later);
@@ -137,7 +143,7 @@ async function inspect(
   for (const settle of later) scanned.push(...(await settle()));
   const content: ContentSummary = { sizes, spent, exhausted, unread };
   const collected: Finding[] = [...source.findings, ...scanned, ...unknownDirectiveIds(directives)];
-  return { context: { source, files, manifest, content, collected, excluded }, directives };
+  return { context: { source, files, manifest, content, collected, excluded }, directives, libraryFiles };
 }
 
 /** A zip so broken that none of its entries could be listed: the archive findings say why. */

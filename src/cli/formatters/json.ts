@@ -20,6 +20,7 @@ export function formatJson(report: Report, options: FormatOptions): string {
       ...(p.line !== undefined ? { line: p.line } : {}),
       ...(p.column !== undefined ? { column: p.column } : {}),
       ...(p.data !== undefined ? { data: p.data } : {}),
+      ...(p.library ? { library: true } : {}),
     })),
     ...(report.excluded ? { excluded: report.excluded } : {}),
   };

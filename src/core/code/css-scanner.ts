@@ -2,6 +2,7 @@ import { extensionOf } from '../paths.js';
 import { isAsciiSpace, isContinuation, LF, lowerByte } from './chars.js';
 import { FileReport, mayBeDirective } from './file-report.js';
 import { Gate, wordSearch } from './gate.js';
+import { LibraryHead } from './library.js';
 import { bundleIndex, checkReference, type BundleIndex, type ReferenceKind } from './references.js';
 import type { ContentScanner, ScanOutput, ScanSession } from './scanner.js';
 
@@ -259,11 +260,17 @@ export const cssScanner: ContentScanner = {
       reader = opened;
       return (chunk) => opened.write(chunk);
     });
+    const head = new LibraryHead();
     return {
-      write: (chunk) => gate.write(chunk),
+      write: (chunk) => {
+        if (!head.full) head.write(chunk);
+        gate.write(chunk);
+      },
       end: (): ScanOutput => {
         if (gate.close()) reader?.end();
-        return report.finish();
+        const output = report.finish();
+        if (head.isLibrary()) output.library = true;
+        return output;
       },
     };
   },

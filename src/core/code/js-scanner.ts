@@ -2,6 +2,7 @@ import type { BundleEntry } from '../bundle/source.js';
 import { manifestObject, manifestString, type ManifestState } from '../manifest/read-manifest.js';
 import { extensionOf } from '../paths.js';
 import { FileReport, joinLater } from './file-report.js';
+import { LibraryHead } from './library.js';
 import { Gate } from './gate.js';
 import { JsFileState } from './js-file.js';
 import type { BundleFacts } from './js-rule.js';
@@ -74,6 +75,7 @@ class JsSession implements ScanSession {
   private readonly state: JsFileState;
   private walker: JsWalker | undefined;
   private readonly gate: Gate;
+  private readonly head = new LibraryHead();
 
   constructor(
     private readonly entry: BundleEntry,
@@ -94,6 +96,7 @@ class JsSession implements ScanSession {
   }
 
   write(chunk: Buffer): void {
+    if (!this.head.full) this.head.write(chunk);
     if (this.chunks) {
       this.held += chunk.length;
       if (this.held > SYNTAX_HOLD_LIMIT) this.chunks = undefined;
@@ -108,6 +111,7 @@ class JsSession implements ScanSession {
       this.state.flush();
     }
     const output = this.report.finish();
+    if (this.head.isLibrary()) output.library = true;
     // A file cut short by the budget would show an error that is not in it.
     const chunks = this.chunks;
     this.chunks = undefined;
