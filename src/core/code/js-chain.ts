@@ -23,6 +23,8 @@ export class ChainState implements Chain {
   aliased = false;
   /** Names the alias stood for, at the start of the chain. */
   aliasLength = 0;
+  /** The variable's own name, for a chain read through an alias. */
+  aliasName = '';
   /** For a chain read through an imported name: the condition its findings wait on (JsFileState.conditions), else 0. */
   condition = 0;
   /** The chain is a whole argument of a call: after its `(` or a `,`, and ended by `,` or `)`. */

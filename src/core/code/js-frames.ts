@@ -35,6 +35,8 @@ export class Frames {
   objectEnds: Array<Array<(keys: number) => void> | undefined> = [];
   /** Object-literal ends held by a parenthesis until it is known not to be a parameter list. */
   heldObjectEnds: Array<Array<() => void> | undefined> = [];
+  /** Names of bridge aliases that would be parameters if the frame is a parameter list. */
+  aliasParams: Array<string[] | undefined> = [];
 
   open(depth: number, flags: number): void {
     if (depth >= this.flags.length) this.grow(depth);
@@ -49,6 +51,7 @@ export class Frames {
     this.uses[depth] = undefined;
     this.objectEnds[depth] = undefined;
     this.heldObjectEnds[depth] = undefined;
+    this.aliasParams[depth] = undefined;
   }
 
   /** Hands uses to the frame at `depth` (the top level's go to `rootUses`). */

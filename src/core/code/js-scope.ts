@@ -36,14 +36,21 @@ interface ClosedParen {
   control: boolean;
   /** Ends of object literals inside it, dropped if it was a parameter list (they were patterns). */
   objectEnds: Array<() => void> | undefined;
+  /** Names of bridge aliases it binds if it was a parameter list: the parameters hide them. */
+  aliasNames: string[] | undefined;
 }
 
 export class Scope {
   private closedParen: ClosedParen | undefined;
   /** Names bound by an arrow function's parameters, until its body starts. */
   private arrowBindings = -1;
-  /** Bodies of arrow functions without braces, and the names their parameters bind. */
-  readonly arrowScopes: Array<{ depth: number; bindings: number }> = [];
+  /** Aliases an arrow function's parameters hide, until its body starts. */
+  private arrowAliases: string[] | undefined;
+  /**
+   * Bodies of arrow functions without braces, the names their parameters bind, and where the
+   * aliases they hide were hidden (given back when the body ends).
+   */
+  readonly arrowScopes: Array<{ depth: number; bindings: number; aliasMark: number }> = [];
 
   constructor(
     private readonly frames: Frames,
@@ -78,6 +85,12 @@ export class Scope {
 
   /** A single name ending here may be a parameter (or, with `=>`, an arrow's only parameter). */
   noteBinding(chain: ChainState, end: number): void {
+    if (chain.aliased && chain.rooted && chain.length === chain.aliasLength && end !== END_KEY) {
+      // A parameter named like a bridge alias (`(p) => …` after `const p = window.pipeline`).
+      if (end === END_ARROW) this.arrowAliases = [chain.aliasName];
+      else if (chain.depth < MAX_FRAMES) (this.frames.aliasParams[chain.depth] ??= []).push(chain.aliasName);
+      return;
+    }
     if (!chain.rooted || chain.length !== 1 || chain.aliased || end === END_KEY) return;
     const bit = SCOPE_BIT[chain.word(0)] ?? 0;
     if (bit === 0) return;
@@ -96,8 +109,13 @@ export class Scope {
     if (closed) {
       this.closedParen = undefined;
       if (!closed.control && (brace || arrow)) {
-        if (brace) this.declare(depth, closed.bindings | closed.declared);
-        else this.arrowBindings = closed.bindings | closed.declared;
+        if (brace) {
+          this.declare(depth, closed.bindings | closed.declared);
+          if (closed.aliasNames) this.hideAliases(closed.aliasNames, depth);
+        } else {
+          this.arrowBindings = closed.bindings | closed.declared;
+          this.arrowAliases = closed.aliasNames;
+        }
       } else {
         if (closed.control && brace) this.declare(depth, closed.declared);
         if (closed.uses) this.frames.moveUses(this.rootUses, closed.uses, depth - (opener ? 1 : 0));
@@ -107,11 +125,23 @@ export class Scope {
     }
     if (this.arrowBindings >= 0 && !arrow) {
       const bindings = this.arrowBindings;
+      const aliases = this.arrowAliases;
       this.arrowBindings = -1;
-      if (bindings === 0) return;
-      if (brace) this.declare(depth, bindings);
-      else this.arrowScopes.push({ depth: depth - (opener ? 1 : 0), bindings });
+      this.arrowAliases = undefined;
+      if (bindings === 0 && !aliases) return;
+      if (brace) {
+        this.declare(depth, bindings);
+        if (aliases) this.hideAliases(aliases, depth);
+      } else {
+        const aliasMark = this.state.aliases.mark();
+        if (aliases) this.hideAliases(aliases, depth);
+        this.arrowScopes.push({ depth: depth - (opener ? 1 : 0), bindings, aliasMark });
+      }
     }
+  }
+
+  private hideAliases(names: readonly string[], depth: number): void {
+    for (const name of names) this.state.aliases.set(name, undefined, depth);
   }
 
   /** An arrow function's body without braces ends at `,`, `;` or a closing bracket of its level. */
@@ -122,7 +152,7 @@ export class Scope {
       const top = scopes[scopes.length - 1]!;
       const ends = depth < top.depth || (depth === top.depth && (kind === P_COMMA || kind === P_SEMI || closer));
       if (!ends) return;
-      scopes.pop();
+      this.state.aliases.rewind(scopes.pop()!.aliasMark);
     }
   }
 
@@ -152,11 +182,14 @@ export class Scope {
       // Whether this was a parameter list is known at the next token (when it matters at all).
       const bindings = this.frames.bindings[depth]!;
       const objectEnds = this.frames.heldObjectEnds[depth];
-      if (uses || bindings !== 0 || declared !== 0 || objectEnds) this.closedParen = { uses, bindings, declared, control: (flags & FR_CONTROL) !== 0, objectEnds };
+      const aliasNames = this.frames.aliasParams[depth];
+      if (uses || bindings !== 0 || declared !== 0 || objectEnds || aliasNames) this.closedParen = { uses, bindings, declared, control: (flags & FR_CONTROL) !== 0, objectEnds, aliasNames };
       return;
     }
     // Names bound inside a destructuring pattern belong to the parameter list around it.
     if (this.frames.bindings[depth] !== 0) this.frames.bindings[depth - 1] = this.frames.bindings[depth - 1]! | this.frames.bindings[depth]!;
+    const aliasNames = this.frames.aliasParams[depth];
+    if (aliasNames) (this.frames.aliasParams[depth - 1] ??= []).push(...aliasNames);
     if (uses) this.frames.moveUses(this.rootUses, uses, depth - 1);
   }
 

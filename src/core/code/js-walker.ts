@@ -279,7 +279,7 @@ export class JsWalker implements JsTokenHandler {
       // `import { pipeline } from './bridge.js'`: the name may stand for what that module exports.
       const imported = word === W.pipeline && this.state.aliases.size > 0 ? this.state.aliases.get('pipeline') : undefined;
       if (imported) {
-        this.startAlias(imported, start, previousPunct);
+        this.startAlias(imported, 'pipeline', start, previousPunct);
         return;
       }
       chain.start(true, -1, lexer.depth, previousPunct);
@@ -289,17 +289,19 @@ export class JsWalker implements JsTokenHandler {
     }
     const state = this.state;
     if (state.aliases.size > 0 && state.aliasFirstBytes[bytes[start]!] === 1) {
-      const alias = state.aliases.get(decodeRange(bytes, start, end));
-      if (alias) this.startAlias(alias, start, previousPunct);
+      const name = decodeRange(bytes, start, end);
+      const alias = state.aliases.get(name);
+      if (alias) this.startAlias(alias, name, start, previousPunct);
     }
   }
 
   /** A chain read through a variable that stands for part of the bridge: it starts with what the variable stands for. */
-  private startAlias(alias: Alias, start: number, previousPunct: number): void {
+  private startAlias(alias: Alias, name: string, start: number, previousPunct: number): void {
     const chain = this.chain;
     const lexer = this.lexer;
     chain.start(true, -1, lexer.depth, previousPunct);
     chain.aliased = true;
+    chain.aliasName = name;
     chain.aliasLength = alias.words.length;
     chain.condition = alias.condition;
     const line = lexer.fileLine();
