@@ -208,6 +208,8 @@ export class JsWalker implements JsTokenHandler {
     const bit = SCOPE_BIT[word]!;
     const declared = this.frames.declared;
     for (let d = Math.min(this.lexer.depth, declared.length - 1); d > constant.depth; d--) if (declared[d]! & bit) return undefined;
+    // An arrow function without braces around this point, whose parameter has the name.
+    for (const arrow of this.scope.arrowScopes) if (arrow.bindings & bit && arrow.depth >= constant.depth) return undefined;
     return constant.value;
   }
 
