@@ -253,6 +253,31 @@ describe('dialog-call', () => {
   it('sees a call as the last token of the file', () => {
     expect(ids(scanJs('alert(1)'))).toEqual(['dialog-call']);
   });
+
+  it('finds a dialog passed to be called: promise.catch(alert), .then(confirm)', () => {
+    const code = [
+      "fetch('/x').then(check).catch(alert);",
+      'ask().then(confirm, window.prompt);',
+      "button.addEventListener('click', alert);",
+      'setTimeout(alert, 100, "done");',
+      'run(async () => 1).catch(self.alert);',
+    ].join('\n');
+    expect(at(scanJs(code))).toEqual(['dialog-call@1:31', 'dialog-call@2:12', 'dialog-call@2:21', 'dialog-call@3:34', 'dialog-call@4:12', 'dialog-call@5:26']);
+  });
+
+  it('does not take a parameter, a condition or a member for a dialog passed along', () => {
+    const code = [
+      'function show(alert) { return alert; }',
+      'const ask = async (a, confirm) => confirm;',
+      'class Dialog { open(prompt) { return prompt; } }',
+      'try { run(); } catch (alert) { log(alert.message); }',
+      'if (alert) go();',
+      'while (confirm) stop();',
+      'f(ui.alert, alert.bind(null, 1), typeof alert, [alert]);',
+      'g(alert + 1, (0, x), alert.name);',
+    ].join('\n');
+    expect(scanJs(code)).toEqual([]);
+  });
 });
 
 describe('browser-storage', () => {
