@@ -23,8 +23,9 @@ export function splitLibraryWarnings(problems: readonly Problem[], verbose: bool
 export function librarySummary(file: string, warnings: readonly Problem[]): string {
   const counts = new Map<string, number>();
   for (const warning of warnings) counts.set(warning.ruleId, (counts.get(warning.ruleId) ?? 0) + 1);
-  const rules = [...counts.keys()];
-  const list = [...counts].map(([ruleId, count]) => `${count} ${ruleId}`).join(', ');
+  const sorted = [...counts].sort(([a], [b]) => (a < b ? -1 : 1));
+  const rules = sorted.map(([ruleId]) => ruleId);
+  const list = sorted.map(([ruleId, count]) => `${count} ${ruleId}`).join(', ');
   const noun = warnings.length === 1 ? 'warning' : 'warnings';
   const override = JSON.stringify({ files: [ignorePattern(file)], rules: Object.fromEntries(rules.map((id) => [id, 'off'])) });
   return `${list} ${noun} in library code, not listed (--verbose lists them); to quiet them, add to "overrides" in ${CONFIG_FILE}: ${override}`;
