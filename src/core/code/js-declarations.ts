@@ -1,5 +1,6 @@
-import type { ChainState } from './js-chain.js';
-import { SCOPE_BIT, type Alias, type JsFileState } from './js-file.js';
+import { decodeRange } from './chars.js';
+import { isGlobalObject, type ChainState } from './js-chain.js';
+import { PROPERTY_INTEREST, SCOPE_BIT, type Alias, type JsFileState } from './js-file.js';
 import { P_ASSIGN, P_COLON, P_COMMA, P_LBRACE, P_LBRACKET, P_LPAREN, P_MINUS, P_PLUS, P_RBRACE, P_RBRACKET, P_RPAREN, P_SEMI, P_TEMPLATE_CLOSE, P_TEMPLATE_OPEN } from './js-lexer.js';
 import { END_KEY, K_END, K_NAME, K_NUMBER, K_PUNCT, K_STRING, type Declarator, type Literal } from './js-rule.js';
 import type { JsWalker } from './js-walker.js';
@@ -43,14 +44,30 @@ const MAX_ELEMENTS = 16;
 /** Declarations nested in initializers that are followed; deeper ones still end where they should. */
 const MAX_LEVELS = 256;
 
-interface Binding {
-  key: string | undefined;
-  keyWord: number;
-  /** The name's text, decoded only when an alias or a rule needs it. */
-  name: () => string;
-  nameWord: number;
-  line: number;
-  column: number;
+/** A name a declaration binds: its bytes are decoded only when an alias or a rule needs its text. */
+class Binding {
+  key: string | undefined = undefined;
+  keyWord = -1;
+  nameWord = -1;
+  line = 0;
+  column = 0;
+  private bytes: Buffer | undefined;
+  private start = 0;
+  private end = 0;
+  private text: string | undefined;
+
+  /** Takes the walker's current name token as the bound name. */
+  setName(walker: JsWalker, word: number): void {
+    this.bytes = walker.nameBytes;
+    this.start = walker.nameStart;
+    this.end = walker.nameEnd;
+    this.text = undefined;
+    this.nameWord = word;
+  }
+
+  name(): string {
+    return (this.text ??= this.bytes ? decodeRange(this.bytes, this.start, this.end) : '');
+  }
 }
 
 type Init = { words: number[]; texts: string[]; condition: number };
@@ -66,6 +83,8 @@ class Level {
   element = E_START;
   readonly elements: Binding[] = [];
   single: Binding | undefined;
+  /** The one Binding object `single` reuses, so that a plain declaration allocates nothing. */
+  readonly singleBinding = new Binding();
   /** Scope bits of every name the declaration binds. */
   bits = 0;
   init: Init | undefined;
@@ -97,7 +116,7 @@ export class Declarations {
         if (!afterDot && isDeclarationWord(word)) this.begin(level, word);
         return;
       case D_BINDING:
-        level.single = this.binding(undefined, -1, word);
+        level.single = this.binding(level.singleBinding, undefined, -1, word);
         level.bits |= SCOPE_BIT[word] ?? 0;
         level.state = D_AFTER;
         return;
@@ -153,7 +172,8 @@ export class Declarations {
         if (kind === P_ASSIGN) {
           level.state = D_INIT;
           level.init = undefined;
-          level.literalStep = L_FIRST;
+          // Only a const that a shorthand property may name (`const qty = 0`) keeps its literal.
+          level.literalStep = level.constant && level.single !== undefined && PROPERTY_INTEREST[level.single.nameWord] ? L_FIRST : L_NOT;
           level.sign = 1;
           level.literal = undefined;
           return;
@@ -225,6 +245,10 @@ export class Declarations {
       return;
     }
     if (level.state !== D_INIT || chain.depth !== level.depth || chain.lead !== P_ASSIGN || !chain.rooted) return;
+    // Only a chain that starts at the global object, the bridge or a name standing for it can
+    // make an alias or matter to a rule; reading others would cost every declaration of a bundle.
+    const first = chain.word(0);
+    if (!chain.aliased && first !== W.pipeline && !isGlobalObject(first)) return;
     const walker = this.walker;
     const ends =
       walker.tokenKind === K_END ||
@@ -279,24 +303,27 @@ export class Declarations {
     if (kind !== 0) this.punct(kind, depth);
   }
 
-  private binding(key: string | undefined, keyWord: number, word: number): Binding {
+  private binding(binding: Binding, key: string | undefined, keyWord: number, word: number): Binding {
     const walker = this.walker;
-    return { key, keyWord, name: walker.nameGetter(), nameWord: word, line: walker.lexer.fileLine(), column: walker.column() };
+    binding.setName(walker, word);
+    binding.key = key;
+    binding.keyWord = keyWord;
+    binding.line = walker.lexer.fileLine();
+    binding.column = walker.column();
+    return binding;
   }
 
   private patternName(level: Level, word: number): void {
     if (level.element === E_START) {
       level.element = E_KEY;
       if (level.elements.length < MAX_ELEMENTS) {
-        const binding = this.binding(undefined, word, word);
+        const binding = this.binding(new Binding(), undefined, word, word);
         binding.key = binding.name();
         level.elements.push(binding);
       } else level.element = E_SKIP;
     } else if (level.element === E_COLON) {
       level.element = E_LOCAL;
-      const last = level.elements[level.elements.length - 1]!;
-      last.name = this.walker.nameGetter();
-      last.nameWord = word;
+      level.elements[level.elements.length - 1]!.setName(this.walker, word);
     } else this.skipElement(level);
   }
 
@@ -335,19 +362,24 @@ export class Declarations {
         bits &= ~(SCOPE_BIT[single.nameWord] ?? 0);
       }
       if (init) this.bind(level, single, init);
-      else this.file.hideAlias(single.nameWord, single.name, level.depth);
+      else this.hideAlias(single, level.depth);
       if (level.constant && level.literalStep === L_VALUE && level.literal && single.nameWord >= 0) walker.setConstant(single.nameWord, level.literal, level.depth);
     }
     for (const element of level.elements) {
       if (global && element.keyWord === element.nameWord) bits &= ~(SCOPE_BIT[element.nameWord] ?? 0);
       if (init) this.bind(level, element, { words: [...init.words, element.keyWord], texts: [...init.texts, element.key!], condition: init.condition });
-      else this.file.hideAlias(element.nameWord, element.name, level.depth);
+      else this.hideAlias(element, level.depth);
     }
     walker.scope.declare(level.depth, bits);
     level.elements.length = 0;
     level.single = undefined;
     level.bits = 0;
     level.literalStep = L_NOT;
+  }
+
+  /** A name declared as something other than the bridge hides an alias of that name in its frame. */
+  private hideAlias(binding: Binding, depth: number): void {
+    if (this.file.aliases.size > 0) this.file.hideAlias(binding.nameWord, binding.name(), depth);
   }
 
   /** `name` is set to the chain `value`: an alias of the bridge, and news for the rules. */
@@ -357,7 +389,7 @@ export class Declarations {
     if (binding.nameWord < 0 && walker.aliasable(value.words) && !own) {
       const alias: Alias = { words: value.words, texts: value.texts, condition: value.condition };
       this.file.addAlias(binding.name(), alias, level.depth);
-    } else this.file.hideAlias(binding.nameWord, binding.name, level.depth);
+    } else this.hideAlias(binding, level.depth);
     if (level.exported && walker.aliasable(value.words)) this.file.exportBridge(binding.name(), value);
     const declarator: Declarator = {
       key: binding.key,

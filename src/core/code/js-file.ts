@@ -103,8 +103,8 @@ export class JsFileState {
   }
 
   /** A declaration of `name` that is not the bridge hides an alias of that name in its frame. */
-  hideAlias(word: number, name: () => string, depth: number): void {
-    if (this.aliases.size > 0 && (word < 0 || word === W.pipeline)) this.aliases.set(name(), undefined, depth);
+  hideAlias(word: number, name: string, depth: number): void {
+    if (this.aliases.size > 0 && (word < 0 || word === W.pipeline)) this.aliases.set(name, undefined, depth);
   }
 
   addCondition(condition: ModuleCondition): number {

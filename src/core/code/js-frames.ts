@@ -33,9 +33,12 @@ export class Frames {
   /** Uses of globals waiting for the frame to close. */
   uses: Array<Use[] | undefined> = [];
   objectEnds: Array<Array<(keys: number) => void> | undefined> = [];
-  /** Object-literal ends held by a parenthesis until it is known not to be a parameter list. */
+  /**
+   * Object-literal ends held by a parenthesis until it is known not to be a parameter list, and
+   * names of bridge aliases that would be parameters if it is one. Rare, so not reset when a frame
+   * opens: whoever reads them at the frame's close clears them.
+   */
   heldObjectEnds: Array<Array<() => void> | undefined> = [];
-  /** Names of bridge aliases that would be parameters if the frame is a parameter list. */
   aliasParams: Array<string[] | undefined> = [];
 
   open(depth: number, flags: number): void {
@@ -50,8 +53,6 @@ export class Frames {
     this.callRoots[depth] = -1;
     this.uses[depth] = undefined;
     this.objectEnds[depth] = undefined;
-    this.heldObjectEnds[depth] = undefined;
-    this.aliasParams[depth] = undefined;
   }
 
   /** Hands uses to the frame at `depth` (the top level's go to `rootUses`). */

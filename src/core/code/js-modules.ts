@@ -1,7 +1,7 @@
 import { isNamespace } from './bridge-surface.js';
 import type { ChainState } from './js-chain.js';
 import { SCOPE_BIT, type JsFileState } from './js-file.js';
-import { P_DOT, P_LBRACE, P_LPAREN, P_OP, P_OPT_DOT, P_RBRACE, P_SEMI } from './js-lexer.js';
+import { P_COMMA, P_DOT, P_LBRACE, P_LPAREN, P_OP, P_OPT_DOT, P_RBRACE, P_SEMI } from './js-lexer.js';
 import { K_END, K_NAME, K_PUNCT } from './js-rule.js';
 import type { JsWalker } from './js-walker.js';
 import { moduleCondition, resolveExport } from './module-links.js';
@@ -170,12 +170,14 @@ export class ModuleStatements {
       return;
     }
     if (state === I_START) this.importState = I_CLAUSE;
-    if (kind === P_SEMI || state === I_FROM) {
+    if (kind === P_LBRACE && depth === 1) this.inBraces = true;
+    else if (kind === P_RBRACE && depth === 1) this.inBraces = false;
+    else if (kind === P_OP && !this.inBraces) this.pair('*'); // `* as ns`
+    else if (kind !== P_COMMA || depth > 1 || state === I_FROM) {
+      // Not an import clause after all (or its end, `;`): what was bound so far stays bound.
       this.walker.scope.declare(0, this.bits);
       this.importState = I_OFF;
-    } else if (kind === P_LBRACE && depth === 1) this.inBraces = true;
-    else if (kind === P_RBRACE && depth === 1) this.inBraces = false;
-    else if (kind === P_OP) this.pair('*'); // `* as ns`
+    }
   }
 
   /** The module name: the names bound, and those that may be the bridge become aliases. */

@@ -183,13 +183,24 @@ export class Scope {
       const bindings = this.frames.bindings[depth]!;
       const objectEnds = this.frames.heldObjectEnds[depth];
       const aliasNames = this.frames.aliasParams[depth];
+      if (objectEnds) this.frames.heldObjectEnds[depth] = undefined;
+      if (aliasNames) this.frames.aliasParams[depth] = undefined;
       if (uses || bindings !== 0 || declared !== 0 || objectEnds || aliasNames) this.closedParen = { uses, bindings, declared, control: (flags & FR_CONTROL) !== 0, objectEnds, aliasNames };
       return;
     }
     // Names bound inside a destructuring pattern belong to the parameter list around it.
     if (this.frames.bindings[depth] !== 0) this.frames.bindings[depth - 1] = this.frames.bindings[depth - 1]! | this.frames.bindings[depth]!;
     const aliasNames = this.frames.aliasParams[depth];
-    if (aliasNames) (this.frames.aliasParams[depth - 1] ??= []).push(...aliasNames);
+    if (aliasNames) {
+      this.frames.aliasParams[depth] = undefined;
+      (this.frames.aliasParams[depth - 1] ??= []).push(...aliasNames);
+    }
+    // Ends held by a bracket other than a parenthesis (a mismatched closer) are run now.
+    const held = this.frames.heldObjectEnds[depth];
+    if (held) {
+      this.frames.heldObjectEnds[depth] = undefined;
+      for (const done of held) done();
+    }
     if (uses) this.frames.moveUses(this.rootUses, uses, depth - 1);
   }
 

@@ -171,6 +171,19 @@ export class JsWalker implements JsTokenHandler {
     return this.tokenKind === K_STRING || this.tokenKind === K_TEMPLATE_START ? this.lexer.stringColumn() : this.lexer.fileColumn(this.tokenStart);
   }
 
+  /** Where the current token's bytes are, to decode its name later if need be (a chunk is never reused, so they may be kept). */
+  get nameBytes(): Buffer | undefined {
+    return this.tokenBytes;
+  }
+
+  get nameStart(): number {
+    return this.tokenStart;
+  }
+
+  get nameEnd(): number {
+    return this.tokenEnd;
+  }
+
   /** The text of the current name token, decoded when called (later, if need be). */
   nameGetter(): () => string {
     const bytes = this.tokenBytes;
@@ -242,7 +255,7 @@ export class JsWalker implements JsTokenHandler {
     if (this.watchers.length > 0) this.runWatchers();
     if (this.keyWord >= 0) this.keyWord = -1;
     if (word >= 0 || this.declarations.busy) this.declarations.name(word, afterDot);
-    if (word >= 0 || this.modules.busy) this.modules.name(word, afterDot);
+    if (word === W.import || word === W.export || this.modules.busy) this.modules.name(word, afterDot);
 
     const lexer = this.lexer;
     if (continues) {
@@ -267,7 +280,7 @@ export class JsWalker implements JsTokenHandler {
       // `function alert(…)`, `class Storage`: the name is declared, not used.
       this.declaring = false;
       if (word >= 0) this.scope.declare(lexer.depth, SCOPE_BIT[word]!);
-      this.state.hideAlias(word, this.nameGetter(), lexer.depth);
+      if (this.state.aliases.size > 0) this.state.hideAlias(word, decodeRange(bytes, start, end), lexer.depth);
       return;
     }
     if (word >= 0) {
@@ -541,8 +554,8 @@ export class JsWalker implements JsTokenHandler {
     if (kind === P_RPAREN && depth < MAX_FRAMES) this.calledRoot = (this.frames.flags[depth]! & FR_CALL) !== 0 ? this.frames.callRoots[depth]! : -1;
     this.scope.close(kind, depth);
     const state = this.state;
-    if (state.aliases.holdsAt(depth)) state.aliases.close(depth);
-    if (state.constants.holdsAt(depth)) state.constants.close(depth);
+    if (state.aliases.deepest >= depth) state.aliases.close(depth);
+    if (state.constants.deepest >= depth) state.constants.close(depth);
   }
 
   // --- members in brackets ---------------------------------------------------------------------------

@@ -23,6 +23,7 @@ export class ScopedValues<K, V> {
     const hidden = this.values.get(key);
     if (hidden === undefined && value === undefined) return;
     this.undo.push({ key, hidden, depth });
+    this.deepest = depth;
     if (value === undefined) this.values.delete(key);
     else this.values.set(key, value);
   }
@@ -35,6 +36,7 @@ export class ScopedValues<K, V> {
       if (hidden === undefined) this.values.delete(key);
       else this.values.set(key, hidden);
     }
+    this.deepest = undo.length > 0 ? undo[undo.length - 1]!.depth : -1;
   }
 
   /** Where the settings made from now on start, to give them all up later with `rewind`. */
@@ -50,11 +52,9 @@ export class ScopedValues<K, V> {
       if (hidden === undefined) this.values.delete(key);
       else this.values.set(key, hidden);
     }
+    this.deepest = undo.length > 0 ? undo[undo.length - 1]!.depth : -1;
   }
 
-  /** True when a frame at `depth` or deeper has set something, so closing it has work to do. */
-  holdsAt(depth: number): boolean {
-    const undo = this.undo;
-    return undo.length > 0 && undo[undo.length - 1]!.depth >= depth;
-  }
+  /** The depth of the newest setting, or -1: a frame at that depth or above has work to do when it closes. */
+  deepest = -1;
 }
