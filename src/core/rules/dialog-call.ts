@@ -35,7 +35,7 @@ export default defineCollectedRule<{ name: string; more?: number }>({
   id: 'dialog-call',
   severity: 'warning',
   description:
-    '`alert()`, `confirm()` or `prompt()` is called (bare, or on `window`/`globalThis`); the sandbox silently ignores them.',
+    '`alert()`, `confirm()` or `prompt()` is called (bare, or on `window`/`globalThis`), or passed to be called (`promise.catch(alert)`); the sandbox silently ignores them.',
   why: "The platform's sandbox has no allow-modals: the call returns at once and the user never sees the message.",
   fix: 'Show the message in the page: an inline banner or a `<dialog>` element.',
   message: (data) =>
