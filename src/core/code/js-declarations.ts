@@ -1,6 +1,6 @@
 import { decodeRange } from './chars.js';
 import { isGlobalObject, type ChainState } from './js-chain.js';
-import { PROPERTY_INTEREST, SCOPE_BIT, type Alias, type JsFileState } from './js-file.js';
+import { PROPERTY_INTEREST, scopeBit, type Alias, type JsFileState } from './js-file.js';
 import { P_ASSIGN, P_COLON, P_COMMA, P_LBRACE, P_LBRACKET, P_LPAREN, P_MINUS, P_PLUS, P_RBRACE, P_RBRACKET, P_RPAREN, P_SEMI, P_TEMPLATE_CLOSE, P_TEMPLATE_OPEN } from './js-lexer.js';
 import { END_KEY, K_END, K_NAME, K_NUMBER, K_PUNCT, K_STRING, type Declarator, type Literal } from './js-rule.js';
 import type { JsWalker } from './js-walker.js';
@@ -117,7 +117,7 @@ export class Declarations {
         return;
       case D_BINDING:
         level.single = this.binding(level.singleBinding, undefined, -1, word);
-        level.bits |= SCOPE_BIT[word] ?? 0;
+        level.bits |= scopeBit(word);
         level.state = D_AFTER;
         return;
       case D_PATTERN:
@@ -136,7 +136,7 @@ export class Declarations {
           this.name(word, afterDot);
           return;
         }
-        level.literalStep = L_NOT;
+        if (level.literalStep !== L_NOT) level.literalStep = L_NOT;
         // A declaration inside the initializer: in a function's body, or a block of one.
         if (!afterDot && depth > level.depth && isDeclarationWord(word) && this.outer.length < MAX_LEVELS) {
           this.outer.push(level);
@@ -173,7 +173,7 @@ export class Declarations {
           level.state = D_INIT;
           level.init = undefined;
           // Only a const that a shorthand property may name (`const qty = 0`) keeps its literal.
-          level.literalStep = level.constant && level.single !== undefined && PROPERTY_INTEREST[level.single.nameWord] ? L_FIRST : L_NOT;
+          level.literalStep = level.constant && level.single !== undefined && level.single.nameWord >= 0 && PROPERTY_INTEREST[level.single.nameWord] ? L_FIRST : L_NOT;
           level.sign = 1;
           level.literal = undefined;
           return;
@@ -191,6 +191,7 @@ export class Declarations {
           this.finish(kind, depth);
           return;
         }
+        if (level.literalStep === L_NOT) return;
         if (level.literalStep === L_FIRST && (kind === P_MINUS || kind === P_PLUS)) {
           level.literalStep = L_SIGNED;
           if (kind === P_MINUS) level.sign = -1;
@@ -214,6 +215,7 @@ export class Declarations {
         this.finish();
         return;
       case D_INIT: {
+        if (level.literalStep === L_NOT) return;
         const walker = this.walker;
         if (level.literalStep === L_FIRST || level.literalStep === L_SIGNED) {
           if (walker.tokenKind === K_NUMBER) {
@@ -241,7 +243,7 @@ export class Declarations {
     if (level.state === D_PATTERN || level.state === D_ARRAY) {
       // Every plain name inside a pattern, nested ones included, is bound (keys are not).
       // A default value (`{ a = localStorage }`) is read, not bound.
-      if (chain.rooted && chain.length === 1 && chain.end !== END_KEY && chain.lead !== P_ASSIGN) level.bits |= SCOPE_BIT[chain.word(0)] ?? 0;
+      if (chain.rooted && chain.length === 1 && chain.end !== END_KEY && chain.lead !== P_ASSIGN) level.bits |= scopeBit(chain.word(0));
       return;
     }
     if (level.state !== D_INIT || chain.depth !== level.depth || chain.lead !== P_ASSIGN || !chain.rooted) return;
@@ -273,7 +275,7 @@ export class Declarations {
     level.depth = walker.lexer.depth;
     level.constant = word === W.const;
     level.exported = level.depth === 0 && walker.lexer.previousWord === W.export;
-    level.elements.length = 0;
+    if (level.elements.length > 0) level.elements.length = 0;
     level.single = undefined;
     level.bits = 0;
     level.init = undefined;
@@ -359,19 +361,19 @@ export class Declarations {
     if (single) {
       // `const alert = window.alert`, `const pipeline = window.pipeline`: still the global.
       if (init && init.words.length >= 2 && init.words[init.words.length - 1] === single.nameWord && init.words.slice(0, -1).every((w) => walker.isGlobalRoot(w))) {
-        bits &= ~(SCOPE_BIT[single.nameWord] ?? 0);
+        bits &= ~scopeBit(single.nameWord);
       }
       if (init) this.bind(level, single, init);
       else this.hideAlias(single, level.depth);
       if (level.constant && level.literalStep === L_VALUE && level.literal && single.nameWord >= 0) walker.setConstant(single.nameWord, level.literal, level.depth);
     }
     for (const element of level.elements) {
-      if (global && element.keyWord === element.nameWord) bits &= ~(SCOPE_BIT[element.nameWord] ?? 0);
+      if (global && element.keyWord === element.nameWord) bits &= ~scopeBit(element.nameWord);
       if (init) this.bind(level, element, { words: [...init.words, element.keyWord], texts: [...init.texts, element.key!], condition: init.condition });
       else this.hideAlias(element, level.depth);
     }
     walker.scope.declare(level.depth, bits);
-    level.elements.length = 0;
+    if (level.elements.length > 0) level.elements.length = 0;
     level.single = undefined;
     level.bits = 0;
     level.literalStep = L_NOT;

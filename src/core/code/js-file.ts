@@ -43,6 +43,11 @@ const SCOPED: readonly number[] = [
 export const SCOPE_BIT = new Uint32Array(WORDS.length);
 SCOPED.forEach((word, index) => (SCOPE_BIT[word] = 1 << index));
 
+/** The scope bit of a word, 0 for a name that is not one (-1): a negative index would leave the typed array's fast path. */
+export function scopeBit(word: number): number {
+  return word >= 0 ? SCOPE_BIT[word]! : 0;
+}
+
 /** A use of a global, reported once the scopes around it are known not to declare that name. */
 export interface Use {
   bit: number;
@@ -166,7 +171,7 @@ export class JsFileState {
       toolTypeDeclared: this.toolTypeDeclared,
       bundle: this.bundle,
       report: (ruleId, line, column, data) => this.report.add(ruleId, line, column, data, BRIDGE_RULE_IDS.has(ruleId) ? this.conditions[walker().reportCondition()] : undefined),
-      reportUse: (word, ruleId, line, column, data) => walker().scope.use({ bit: SCOPE_BIT[word] ?? 0, ruleId, line, column, data }),
+      reportUse: (word, ruleId, line, column, data) => walker().scope.use({ bit: scopeBit(word), ruleId, line, column, data }),
       tagCall: (tag) => walker().tagCall(tag),
       watch: (watcher) => walker().watch(watcher),
       readLiteral: (done) => {

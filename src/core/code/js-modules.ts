@@ -1,6 +1,6 @@
 import { isNamespace } from './bridge-surface.js';
 import type { ChainState } from './js-chain.js';
-import { SCOPE_BIT, type JsFileState } from './js-file.js';
+import { scopeBit, type JsFileState } from './js-file.js';
 import { P_COMMA, P_DOT, P_LBRACE, P_LPAREN, P_OP, P_OPT_DOT, P_RBRACE, P_SEMI } from './js-lexer.js';
 import { K_END, K_NAME, K_PUNCT } from './js-rule.js';
 import type { JsWalker } from './js-walker.js';
@@ -152,11 +152,11 @@ export class ModuleStatements {
       this.pendingAs = false;
       const last = this.pairs[this.pairs.length - 1];
       if (last) last.inner = text;
-      this.bits |= SCOPE_BIT[word] ?? 0;
+      this.bits |= scopeBit(word);
       return;
     }
     this.pair(this.inBraces ? text : 'default', text);
-    this.bits |= SCOPE_BIT[word] ?? 0;
+    this.bits |= scopeBit(word);
   }
 
   private pair(outer: string, inner?: string): void {

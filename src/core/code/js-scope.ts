@@ -1,5 +1,5 @@
 import type { ChainState } from './js-chain.js';
-import { SCOPE_BIT, type JsFileState, type Use } from './js-file.js';
+import { scopeBit, type JsFileState, type Use } from './js-file.js';
 import { FR_CALL, FR_CONTROL, FR_PAREN, MAX_FRAMES, type Frames } from './js-frames.js';
 import {
   P_ARROW,
@@ -92,7 +92,7 @@ export class Scope {
       return;
     }
     if (!chain.rooted || chain.length !== 1 || chain.aliased || end === END_KEY) return;
-    const bit = SCOPE_BIT[chain.word(0)] ?? 0;
+    const bit = scopeBit(chain.word(0));
     if (bit === 0) return;
     const bindings = this.frames.bindings;
     if (end === END_ARROW) this.arrowBindings = bit;
