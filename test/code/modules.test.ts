@@ -12,7 +12,7 @@ import { goodFiles, goodManifest, writeFolder, writeZip } from '../helpers/bundl
 const PAGE = '<!doctype html><html><head><link rel="stylesheet" href="styles.css"></head><body><script type="module" src="main.js"></script></body></html>';
 
 async function findings(files: Record<string, string>, zip = false, manifest: object = goodManifest): Promise<string[]> {
-  const all = { ...goodFiles(manifest), 'index.html': PAGE, ...files };
+  const all: Record<string, string | Buffer> = { ...goodFiles(manifest), 'index.html': PAGE, ...files };
   delete all['app.js'];
   const bundle = zip ? writeZip(Object.entries(all).map(([name, data]) => ({ name, data }))) : writeFolder(all);
   const report = await validateBundle(bundle);
