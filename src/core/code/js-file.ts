@@ -48,6 +48,9 @@ export function scopeBit(word: number): number {
   return word >= 0 ? SCOPE_BIT[word]! : 0;
 }
 
+/** Names imported from modules not read yet, and names exported by list, followed per file. */
+const MAX_CONDITIONS = 10_000;
+
 /** A use of a global, reported once the scopes around it are known not to declare that name. */
 export interface Use {
   bit: number;
@@ -112,7 +115,9 @@ export class JsFileState {
     if (this.aliases.size > 0 && (word < 0 || word === W.pipeline)) this.aliases.set(name, undefined, depth);
   }
 
+  /** The index of a new condition, or 0 (none) past MAX_CONDITIONS: a hostile file could import without end. */
   addCondition(condition: ModuleCondition): number {
+    if (this.conditions.length > MAX_CONDITIONS) return 0;
     this.conditions.push(condition);
     return this.conditions.length - 1;
   }
@@ -139,7 +144,7 @@ export class JsFileState {
   }
 
   exportLocal(local: string, exported: string): void {
-    this.localExports.push({ local, exported });
+    if (this.localExports.length < MAX_CONDITIONS) this.localExports.push({ local, exported });
   }
 
   /** At the end of the file: the uses no top-level declaration shadows are findings. */

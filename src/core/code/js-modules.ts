@@ -202,7 +202,7 @@ export class ModuleStatements {
       // Not read yet: guess from the name (`quotes` is the namespace, anything else the bridge).
       const texts = isNamespace(outer) ? ['pipeline', outer] : ['pipeline'];
       const condition = file.addCondition(moduleCondition(modules, module, outer, texts));
-      file.addAlias(inner, { words: texts.map(wordOf), texts, condition }, 0);
+      if (condition !== 0) file.addAlias(inner, { words: texts.map(wordOf), texts, condition }, 0);
     }
   }
 

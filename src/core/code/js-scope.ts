@@ -40,6 +40,9 @@ interface ClosedParen {
   aliasNames: string[] | undefined;
 }
 
+/** Object ends a parenthesis holds at most until it is known not to be a parameter list. */
+const MAX_HELD = 256;
+
 export class Scope {
   private closedParen: ClosedParen | undefined;
   /** Names bound by an arrow function's parameters, until its body starts. */
@@ -165,10 +168,10 @@ export class Scope {
       const keys = this.frames.keys[depth]!;
       // `function f({ qty, unitPrice })`, `({ productId }) => …`: in a parenthesis that may turn out
       // to be a parameter list, an object may be a pattern; its end waits for that to be known.
-      if ((this.frames.flags[depth - 1]! & (FR_PAREN | FR_CALL | FR_CONTROL)) === FR_PAREN) {
-        const held = (this.frames.heldObjectEnds[depth - 1] ??= []);
-        for (const done of ends) held.push(() => done(keys));
-      } else for (const done of ends) done(keys);
+      const held = (this.frames.flags[depth - 1]! & (FR_PAREN | FR_CALL | FR_CONTROL)) === FR_PAREN ? (this.frames.heldObjectEnds[depth - 1] ??= []) : undefined;
+      // No parameter list holds hundreds of patterns: past that, the objects are read as objects.
+      if (held && held.length < MAX_HELD) for (const done of ends) held.push(() => done(keys));
+      else for (const done of ends) done(keys);
     }
     const declared = this.frames.declared[depth]!;
     let uses = this.frames.uses[depth];
