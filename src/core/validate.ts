@@ -55,7 +55,7 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
         if (setting === 'off') continue;
         const severity: Severity = setting === 'warn' ? 'warning' : setting === 'error' ? 'error' : rule.severity;
         const problem = toProblem(rule, severity, hit);
-        if (code && hit.file !== undefined && (libraryFiles.has(hit.file) || isLibraryPath(hit.file))) problem.library = true;
+        if (code && hit.file !== undefined && (isLibraryPath(hit.file) || libraryFiles.get(hit.file)?.() === true)) problem.library = true;
         problems.push(problem);
       }
     }
@@ -78,9 +78,9 @@ async function inspect(
   budget: number,
   excluded: readonly ExcludedEntry[],
   ruleOff: (ruleId: string, file: string) => boolean,
-): Promise<{ context: RuleContext; directives: DisableDirective[]; libraryFiles: Set<string> }> {
+): Promise<{ context: RuleContext; directives: DisableDirective[]; libraryFiles: Map<string, () => boolean> }> {
   const files = source.entries.filter((e) => e.kind === 'file');
-  const libraryFiles = new Set<string>();
+  const libraryFiles = new Map<string, () => boolean>();
   const sizes = new Map<string, number>();
   const unread: string[] = [];
   const scanned: Finding[] = [];
@@ -126,7 +126,7 @@ async function inspect(
       stopped = result.stoppedAtLimit;
       for (const session of sessions) {
         const output = session.end(!result.stoppedAtLimit);
-        if (output.library) libraryFiles.add(entry.path);
+        if (output.library) libraryFiles.set(entry.path, output.library);
         scanned.push(...output.findings);
         directives.push(...output.directives);
         if (output.later) later.push(output.later);

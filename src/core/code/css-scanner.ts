@@ -269,7 +269,7 @@ export const cssScanner: ContentScanner = {
       end: (): ScanOutput => {
         if (gate.close()) reader?.end();
         const output = report.finish();
-        if (head.isLibrary()) output.library = true;
+        output.library = head.test();
         return output;
       },
     };

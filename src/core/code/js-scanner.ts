@@ -111,7 +111,7 @@ class JsSession implements ScanSession {
       this.state.flush();
     }
     const output = this.report.finish();
-    if (this.head.isLibrary()) output.library = true;
+    output.library = this.head.test();
     // A file cut short by the budget would show an error that is not in it.
     const chunks = this.chunks;
     this.chunks = undefined;

@@ -13,6 +13,9 @@
  *   `/*! For license information please see …` (which heads the author's bundle) is not one;
  * - or its first kilobyte holds a UMD wrapper (`typeof exports` and `define.amd`), the shape in
  *   which libraries are distributed and tools are not.
+ *
+ * The first kilobyte is kept for every script and stylesheet, but looked at only for a file that
+ * has findings.
  */
 
 const LIBRARY_FOLDERS = new Set(['vendor', 'vendors', 'third_party', 'third-party', 'thirdparty', 'node_modules', 'bower_components', 'web_modules']);
@@ -28,22 +31,33 @@ export function isLibraryPath(path: string): boolean {
 /** Bytes looked at for a banner or a UMD wrapper. */
 const HEAD_BYTES = 1024;
 
-const LEADING = /^(?:\ufeff)?\s*(?:@charset\s+"[^"]*"\s*;\s*)?/;
 const WEBPACK_NOTICE = /^\/\*!\s*For license information please see/;
+const CHARSET = Buffer.from('@charset');
 
 /** True when a file's first bytes say it is library code (a licence banner, a UMD wrapper). */
-export function isLibraryHead(head: string): boolean {
-  const text = head.slice(LEADING.exec(head)?.[0].length ?? 0);
-  if (text.startsWith('/*')) {
-    const end = text.indexOf('*/');
-    const comment = end < 0 ? text : text.slice(0, end);
-    if (comment.startsWith('/*!')) return !WEBPACK_NOTICE.test(comment);
-    if (/@license\b|@preserve\b/.test(comment)) return true;
+export function isLibraryHead(head: Buffer): boolean {
+  let i = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+  i = skipSpace(head, i);
+  if (head.subarray(i, i + CHARSET.length).equals(CHARSET)) {
+    const semicolon = head.indexOf(0x3b, i);
+    if (semicolon > 0) i = skipSpace(head, semicolon + 1);
   }
-  return head.includes('define.amd') && /typeof\s*exports\b/.test(head);
+  if (head[i] === 0x2f && head[i + 1] === 0x2a) {
+    const end = head.indexOf('*/', i + 2);
+    const comment = head.subarray(i, end < 0 ? head.length : end);
+    if (comment[2] === 0x21) return !WEBPACK_NOTICE.test(comment.toString('latin1', 0, 64));
+    if (comment.includes('@license') || comment.includes('@preserve')) return true;
+  }
+  return head.includes('define.amd') && head.includes('typeof exports');
 }
 
-/** Collects the first kilobyte of a file from its chunks, copying no more than that. */
+function skipSpace(bytes: Buffer, from: number): number {
+  let i = from;
+  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09 || bytes[i] === 0x0c)) i++;
+  return i;
+}
+
+/** Keeps a copy of the first kilobyte of a file from its chunks; judged only if the file has findings. */
 export class LibraryHead {
   private readonly parts: Buffer[] = [];
   private size = 0;
@@ -59,7 +73,9 @@ export class LibraryHead {
     this.size += part.length;
   }
 
-  isLibrary(): boolean {
-    return isLibraryHead(Buffer.concat(this.parts).toString('utf8'));
+  /** The judgement, made when first asked. */
+  test(): () => boolean {
+    let verdict: boolean | undefined;
+    return () => (verdict ??= isLibraryHead(Buffer.concat(this.parts)));
   }
 }

@@ -24,8 +24,8 @@ export interface ScanOutput {
    * loads it as a module) or work done elsewhere: called once every file has been read.
    */
   later?: () => Promise<Finding[]>;
-  /** The file's first bytes say it is library code (a licence banner, a UMD wrapper): see library.ts. */
-  library?: boolean;
+  /** Whether the file's first bytes say it is library code (a licence banner, a UMD wrapper; library.ts), asked only for a file with findings. */
+  library?: () => boolean;
 }
 
 /** What a scanner may know about the bundle besides the file it reads. */
