@@ -38,6 +38,11 @@ export interface Problem {
    */
   built?: BuiltPosition;
   data?: Record<string, unknown>;
+  /**
+   * A finding of a code rule in library code: a vendored or minified file, by its folder, name or
+   * licence banner (src/core/code/library.ts). Output may sum up such warnings; they still count.
+   */
+  library?: true;
 }
 
 export interface Report {

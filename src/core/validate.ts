@@ -2,7 +2,8 @@ import { openBundle } from './bundle/open-bundle.js';
 import type { ExcludedEntry } from './bundle/left-out.js';
 import type { BundleEntry, BundleSource } from './bundle/source.js';
 import { contentScanners, type DisableDirective, type ScanContext, type ScanSession } from './code/index.js';
-import { UNKNOWN_DISABLE_DIRECTIVE } from './code/rule-ids.js';
+import { isLibraryPath } from './code/library.js';
+import { CODE_RULE_IDS, UNKNOWN_DISABLE_DIRECTIVE } from './code/rule-ids.js';
 import { globProblem } from './config/globs.js';
 import { settingsResolver, type RuleOverride } from './config/settings.js';
 import { UsageError } from './errors.js';
@@ -55,7 +56,7 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
   try {
     const excluded = options.excluded ?? source.excluded;
     const ruleOff = (ruleId: string, file: string) => settings.settingFor(ruleId, file) === 'off';
-    const { context, directives } = await inspect(source, options.budget ?? MAX_UNPACKED_BYTES, excluded ?? [], ruleOff);
+    const { context, directives, libraryFiles } = await inspect(source, options.budget ?? MAX_UNPACKED_BYTES, excluded ?? [], ruleOff);
     const found: RuleFinding[] = [];
     // Findings that another one explains, as its rule says (`supersedes`), are left out.
     const explained: ((other: Finding) => boolean)[] = [];
@@ -81,6 +82,12 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
       if (setting === 'off') continue;
       const severity: Severity = setting === 'warn' ? 'warning' : setting === 'error' ? 'error' : hit.rule.severity;
       const problem = toProblem(hit.rule, severity, hit, placed);
+      // Library code: where a map places the finding, by its source's path (node_modules/…), so
+      // the author's own source is never taken for a library; else by the built file.
+      if (CODE_RULE_IDS.includes(hit.ruleId) && hit.file !== undefined) {
+        const library = placed ? isLibraryPath(placed.file) : isLibraryPath(hit.file) || libraryFiles.get(hit.file)?.() === true;
+        if (library) problem.library = true;
+      }
       if (placed) {
         const key = JSON.stringify([problem.ruleId, problem.file, problem.line, problem.column, problem.message]);
         if (atSource.has(key)) continue;
@@ -109,8 +116,9 @@ async function inspect(
   budget: number,
   excluded: readonly ExcludedEntry[],
   ruleOff: (ruleId: string, file: string) => boolean,
-): Promise<{ context: RuleContext; directives: DisableDirective[] }> {
+): Promise<{ context: RuleContext; directives: DisableDirective[]; libraryFiles: Map<string, () => boolean> }> {
   const files = source.entries.filter((e) => e.kind === 'file');
+  const libraryFiles = new Map<string, () => boolean>();
   const sizes = new Map<string, number>();
   const unread: string[] = [];
   const scanned: Finding[] = [];
@@ -156,6 +164,7 @@ async function inspect(
       stopped = result.stoppedAtLimit;
       for (const session of sessions) {
         const output = session.end(!result.stoppedAtLimit);
+        if (output.library) libraryFiles.set(entry.path, output.library);
         scanned.push(...output.findings);
         directives.push(...output.directives);
         if (output.later) later.push(output.later);
@@ -172,7 +181,7 @@ async function inspect(
   for (const settle of later) scanned.push(...(await settle()));
   const content: ContentSummary = { sizes, spent, exhausted, unread };
   const collected: Finding[] = [...source.findings, ...scanned, ...unknownDirectiveIds(directives)];
-  return { context: { source, files, manifest, content, collected, excluded }, directives };
+  return { context: { source, files, manifest, content, collected, excluded }, directives, libraryFiles };
 }
 
 /** A zip so broken that none of its entries could be listed: the archive findings say why. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeCssEscapes } from '../../src/core/code/css-scanner.js';
-import { at, ids, scanCss, scanHtml } from './helpers.js';
+import { cssScanner, decodeCssEscapes } from '../../src/core/code/css-scanner.js';
+import { at, ids, scanCss, scanHtml, scanWith } from './helpers.js';
 
 const files = ['index.html', 'app.js', 'styles.css', 'img/logo.png', 'img/icons.svg', 'fonts/a.woff2', 'pages/help.html', 'pages/index.html'];
 
@@ -95,9 +95,11 @@ describe('scripts in HTML', () => {
     expect(scanHtml(html, { files })).toEqual([]);
   });
 
-  it('runs module scripts and shares declarations between a page\'s scripts', () => {
-    const html = '<script type="module">const p = window.pipeline;</script>\n<script>p.quotes.update();</script>';
-    expect(at(scanHtml(html, { files }))).toEqual(['bridge-unknown-method@2:9']);
+  it('shares the declarations of classic scripts with the page, and keeps a module\'s its own', () => {
+    const classic = '<script>const p = window.pipeline;</script>\n<script type="module">p.quotes.update();</script>';
+    expect(at(scanHtml(classic, { files }))).toEqual(['bridge-unknown-method@2:23']);
+    const module = '<script type="module">const p = window.pipeline;</script>\n<script>p.quotes.update();</script>';
+    expect(at(scanHtml(module, { files }))).toEqual([]);
   });
 
   it('checks JSON script blocks', () => {
@@ -172,6 +174,13 @@ describe('CSS', () => {
     );
   });
 
+  it('reads a stylesheet whose only reference is in image-set(), or whose only comment is a directive', () => {
+    expect(ids(scanCss('.a { background: image-set("img/none.png" 1x); }', { files }))).toEqual(['reference-missing']);
+    expect(ids(scanCss('.a { background: -WEBKIT-IMAGE-SET("img/none.png" 1x); }', { files }))).toEqual(['reference-missing']);
+    const directive = scanWith(cssScanner, 'styles.css', '/* pipeline-tool-disable-next-line no-such-rule */\n.a { color: red }');
+    expect(directive.directives.map((d) => d.ruleIds)).toEqual([['no-such-rule']]);
+  });
+
   it('finds url( cut by a chunk boundary in a stylesheet that has nothing else', () => {
     const css = `${'.a{color:red}'.repeat(10)}.b{background:url(none.png)}`;
     for (let cut = 1; cut < css.length; cut += 3) expect(scanCss(css, { files, chunks: [cut, 4096] }).map((h) => h.ruleId), `cut at ${cut}`).toEqual(['reference-missing']);
@@ -221,5 +230,69 @@ describe('CSS', () => {
   it('honours directives in CSS comments', () => {
     const output = scanCss('/* pipeline-tool-disable-next-line reference-missing */\n.a { background: url(none.png) }', { files });
     expect(ids(output)).toEqual(['reference-missing']); // silenced later, by validate
+  });
+});
+
+describe('markup that never runs as it stands', () => {
+  it('reads no code in a <template>, and still checks its references', () => {
+    const html = [
+      '<template id="row">',
+      '  <tr onclick="alert(1)"><td><img src="img/missing.png"><a href="javascript:confirm(2)">x</a></td></tr>',
+      '  <script>alert(3); window.pipeline.quotes.update(); syntax error here(</script>',
+      '  <script type="application/json">{ not json</script>',
+      '  <style>.a { background: url(img/gone.png) }</style>',
+      '  <iframe srcdoc="<img src=nope.png><script>prompt(4)</script>"></iframe>',
+      '  <template><button onclick="alert(5)"></button></template>',
+      '  <button onclick="alert(6)"><img src="img/logo.png"></button>',
+      '</template >',
+      '<button onclick="alert(7)">live</button>',
+    ].join('\n');
+    expect(at(scanHtml(html, { files }))).toEqual(['reference-missing@2:40', 'reference-missing@5:31', 'reference-missing@6:28', 'dialog-call@10:18']);
+  });
+
+  it('reads no code in a <noscript> or a script of a non-JavaScript type', () => {
+    const html = [
+      '<noscript><img src="img/missing.png"><button onclick="alert(1)"></button><script>alert(2)</script></noscript>',
+      '<script type="text/plain">alert(3); not( valid</script>',
+      '<script type="text/x-template"><button onclick="alert(4)"></button></script>',
+      '<button onclick="alert(5)"></button>',
+    ].join('\n');
+    expect(at(scanHtml(html, { files }))).toEqual(['dialog-call@4:18']);
+  });
+
+  it('gives the same findings for any split into chunks', () => {
+    const html = '<template><b onclick="alert(1)"></b><img src="x.png"></template></TEMPLATE><i onclick="alert(2)"></i><template><script>alert(3)</script></template>';
+    const whole = at(scanHtml(html, { files }));
+    expect(whole).toEqual(['reference-missing@1:47', 'dialog-call@1:88']);
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 6 }), (chunks) => {
+        expect(at(scanHtml(html, { files, chunks }))).toEqual(whole);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('an inline module keeps its declarations to itself', () => {
+  it("does not hide the real confirm() and alert() from the page's handlers", () => {
+    const html = [
+      '<script type="module">',
+      "  import { alert } from './app.js';",
+      '  function confirm(text) { return true; }',
+      '  if (confirm("x")) alert("y");',
+      '</script>',
+      '<button onclick="if (confirm(\'Delete?\')) remove()">Delete</button>',
+      '<button onclick="alert(\'Saved\')">Save</button>',
+    ].join('\n');
+    expect(at(scanHtml(html, { files }))).toEqual(['dialog-call@6:22', 'dialog-call@7:18']);
+  });
+
+  it("sees the page's classic declarations, and its own aliases end with it", () => {
+    const html = [
+      '<script>function alert(m) { console.log(m); }</script>',
+      '<script type="module">alert(1); const p = window.pipeline; p.quotes.update();</script>',
+      '<script>p.quotes.update(); alert(2);</script>',
+    ].join('\n');
+    expect(at(scanHtml(html, { files }))).toEqual(['bridge-unknown-method@2:60']);
   });
 });

@@ -134,8 +134,13 @@ describe('members written in brackets', () => {
     ["window['pipeline'].quotes.update({});", 'bridge-unknown-method', { method: 'quotes.update' }],
     ["const p = window['pipeline']; p.quotes.update();", 'bridge-unknown-method', { method: 'quotes.update' }],
     ["l['lineType'] = 'cost';", 'bridge-deprecated', { use: "lineType: 'cost'" }],
+    ["window['local' + 'Storage'].x = 1;", 'browser-storage', { api: 'localStorage' }],
+    ["el['in' + 'ner' + 'HTML'] = x;", 'unsafe-html', { sink: 'innerHTML' }],
+    // A file is read once a name a check wants appears in it whole (the import here).
+    ["import './a.js'; window['con' + 'firm']('b');", 'dialog-call', { name: 'confirm' }],
+    ["import './a.js'; window['pipe' + 'line'].quotes['up' + 'date']({});", 'bridge-unknown-method', { method: 'quotes.update' }],
   ])('%s', (code, ruleId, data) => {
-    const found = scanJs(code);
+    const found = scanJs(code, { files: ['a.js'] });
     expect(ids(found)).toEqual([ruleId]);
     expect(found[0]!.data).toMatchObject(data);
   });
@@ -152,7 +157,8 @@ describe('members written in brackets', () => {
 
   it('leaves computed names, templates with values and array literals alone', () => {
     const code = [
-      "window[name]('b'); window['con' + 'firm']('b'); window[`${'alert'}`](1);",
+      "window[name]('b'); window['con' + kind]('b'); window['con' + 'firm' + x]('b'); window[`${'alert'}`](1);",
+      "window['con' - 'firm']('b'); window['con' + ('firm')]('b'); window[('con') + 'firm']('b');",
       "el[prop] = x; el[`inner${kind}`] = x; const list = ['innerHTML']; f(['localStorage']);",
       "return ['alert'](1);",
       "pipeline.quotes[method]({}); window.pipeline[ns].update();",
@@ -246,6 +252,31 @@ describe('dialog-call', () => {
   });
   it('sees a call as the last token of the file', () => {
     expect(ids(scanJs('alert(1)'))).toEqual(['dialog-call']);
+  });
+
+  it('finds a dialog passed to be called: promise.catch(alert), .then(confirm)', () => {
+    const code = [
+      "fetch('/x').then(check).catch(alert);",
+      'ask().then(confirm, window.prompt);',
+      "button.addEventListener('click', alert);",
+      'setTimeout(alert, 100, "done");',
+      'run(async () => 1).catch(self.alert);',
+    ].join('\n');
+    expect(at(scanJs(code))).toEqual(['dialog-call@1:31', 'dialog-call@2:12', 'dialog-call@2:21', 'dialog-call@3:34', 'dialog-call@4:12', 'dialog-call@5:26']);
+  });
+
+  it('does not take a parameter, a condition or a member for a dialog passed along', () => {
+    const code = [
+      'function show(alert) { return alert; }',
+      'const ask = async (a, confirm) => confirm;',
+      'class Dialog { open(prompt) { return prompt; } }',
+      'try { run(); } catch (alert) { log(alert.message); }',
+      'if (alert) go();',
+      'while (confirm) stop();',
+      'f(ui.alert, alert.bind(null, 1), typeof alert, [alert]);',
+      'g(alert + 1, (0, x), alert.name);',
+    ].join('\n');
+    expect(scanJs(code)).toEqual([]);
   });
 });
 

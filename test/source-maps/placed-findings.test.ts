@@ -241,3 +241,19 @@ describe('disable comments and overrides for a placed finding', () => {
     expect(storage(byBuilt).map((problem) => problem.severity)).toEqual(['error', 'error']);
   });
 });
+
+describe('library code, judged by where a finding is placed', () => {
+  it('marks a finding placed in node_modules/ as library code, and never one placed in the author\'s src/', async () => {
+    const lib = 'export function render(el: HTMLElement, html: string): void {\n  el.innerHTML = html;\n}\n';
+    const app = buildApp({
+      'node_modules/fake-lib/package.json': JSON.stringify({ name: 'fake-lib', main: 'index.ts' }),
+      'node_modules/fake-lib/index.ts': lib,
+      'src/main.tsx': "import { App } from './App';\nimport { render } from 'fake-lib';\n\nrender(document.body, String(App().outerHTML));\n",
+    });
+    const report = await validate(app);
+    const html = report.problems.filter((problem) => problem.ruleId === 'unsafe-html');
+    expect(html).toEqual([expect.objectContaining({ file: 'node_modules/fake-lib/index.ts', line: 2, library: true })]);
+    expect(storage(report)).toEqual([expect.objectContaining({ file: 'src/App.tsx' })]);
+    expect(storage(report)[0]).not.toHaveProperty('library');
+  });
+});

@@ -22,6 +22,7 @@ export function formatJson(report: Report, options: FormatOptions): string {
       ...(p.column !== undefined ? { column: p.column } : {}),
       ...(p.built !== undefined ? { built: p.built } : {}),
       ...(p.data !== undefined ? { data: p.data } : {}),
+      ...(p.library ? { library: true } : {}),
     })),
     ...(report.excluded ? { excluded: report.excluded } : {}),
     // What the `file` of a problem with `built` is relative to, from the working folder.

@@ -6,6 +6,8 @@ export interface FormatOptions {
   colour: boolean;
   /** Show errors only. Counts in the report stay complete. */
   quiet: boolean;
+  /** List every warning in library code instead of summing them up per file (text output). */
+  verbose?: boolean;
   /** The working folder, to print paths relative to it. */
   cwd: string;
   /**

@@ -1,5 +1,6 @@
 import { showName } from '../../core/format-bytes.js';
 import type { Problem, Report } from '../../core/problem.js';
+import { librarySummary, splitLibraryWarnings } from './library-summary.js';
 import { listLeftOut } from './left-out.js';
 import { palette } from './palette.js';
 import { builtPlace, summaryLine, visibleProblems, type FormatOptions } from './shared.js';
@@ -17,11 +18,12 @@ export function formatText(report: Report, options: FormatOptions): string {
     groups.set(key, [...(groups.get(key) ?? []), problem]);
   }
   const out: string[] = [];
-  for (const [file, problems] of groups) {
+  for (const [file, all] of groups) {
     // Names come from the bundle, which may be hostile: never print one raw.
     out.push(chalk.underline(showName(file === '' ? report.bundle : file)));
+    const { listed: problems, summed } = splitLibraryWarnings(all, options.verbose ?? false);
     const locations = problems.map((p) => (p.line !== undefined ? `${p.line}:${p.column ?? 1}` : ''));
-    const width = Math.max(...locations.map((l) => l.length));
+    const width = Math.max(0, ...locations.map((l) => l.length));
     problems.forEach((p, i) => {
       const location = width > 0 ? `${chalk.dim(locations[i]!.padEnd(width))}  ` : '';
       const severity = p.severity === 'error' ? chalk.red('error  ') : chalk.yellow('warning');
@@ -29,6 +31,10 @@ export function formatText(report: Report, options: FormatOptions): string {
       const built = builtPlace(p);
       out.push(`  ${location}${severity}  ${showName(p.message)}  ${chalk.dim(p.ruleId)}${built === undefined ? '' : chalk.dim(`  (built: ${showName(built)})`)}`);
     });
+    if (summed.length > 0) {
+      const location = width > 0 ? `${' '.repeat(width)}  ` : '';
+      out.push(`  ${location}${chalk.yellow('warning')}  ${showName(librarySummary(file, summed))}`);
+    }
     out.push('');
   }
   if (report.excluded && report.excluded.length > 0 && !options.quiet) {

@@ -2,6 +2,7 @@ import { extensionOf } from '../paths.js';
 import { isAsciiSpace, isContinuation, LF, lowerByte } from './chars.js';
 import { FileReport, mayBeDirective } from './file-report.js';
 import { Gate, wordSearch } from './gate.js';
+import { LibraryHead } from './library.js';
 import { bundleIndex, checkReference, type BundleIndex, type ReferenceKind } from './references.js';
 import type { ContentScanner, ScanOutput, ScanSession } from './scanner.js';
 
@@ -240,8 +241,13 @@ export function decodeCssEscapes(text: string): string {
   });
 }
 
-/** Every CSS finding needs one of these; a stylesheet without them is not read further. */
-const CSS_TRIGGER = /url\(|@import/i;
+/**
+ * Every CSS finding needs one of these: the forms the reader takes references from (`url(`,
+ * `@import`, `image-set(` and `-webkit-image-set(`, the only functions whose name ends in `-set`)
+ * and the disable comment (which may name an unknown rule). A stylesheet without them is not read.
+ */
+const CSS_TRIGGER = /url\(|@import|-set\(|pipeline-tool-disable/i;
+const CSS_TRIGGER_LONGEST = 'pipeline-tool-disable'.length;
 
 export const cssScanner: ContentScanner = {
   name: 'css',
@@ -249,16 +255,22 @@ export const cssScanner: ContentScanner = {
   begin: (entry, context): ScanSession => {
     const report = new FileReport(entry.path);
     let reader: CssReader | undefined;
-    const gate = new Gate(wordSearch(CSS_TRIGGER, '@import'.length), () => {
+    const gate = new Gate(wordSearch(CSS_TRIGGER, CSS_TRIGGER_LONGEST), () => {
       const opened = new CssReader(report, bundleIndex(context.files), entry.path);
       reader = opened;
       return (chunk) => opened.write(chunk);
     });
+    const head = new LibraryHead();
     return {
-      write: (chunk) => gate.write(chunk),
+      write: (chunk) => {
+        if (!head.full) head.write(chunk);
+        gate.write(chunk);
+      },
       end: (): ScanOutput => {
         if (gate.close()) reader?.end();
-        return report.finish();
+        const output = report.finish();
+        output.library = head.test();
+        return output;
       },
     };
   },

@@ -1,4 +1,5 @@
 import type { Finding } from '../problem.js';
+import type { ModuleCondition } from './module-links.js';
 import type { DisableDirective, ScanOutput } from './scanner.js';
 
 /**
@@ -16,10 +17,16 @@ export class FileReport {
   private readonly directives: DisableDirective[] = [];
   private readonly counts = new Map<string, number>();
   private readonly lastKept = new Map<string, Finding>();
+  /** Findings made through an imported name, kept until the bundle says whether it was the bridge. */
+  private readonly conditional: Array<{ finding: Finding; condition: ModuleCondition }> = [];
 
   constructor(readonly file: string) {}
 
-  add(ruleId: string, line: number, column: number, data: Record<string, unknown>): void {
+  add(ruleId: string, line: number, column: number, data: Record<string, unknown>, condition?: ModuleCondition): void {
+    if (condition) {
+      if (this.conditional.length < MAX_FINDINGS_PER_RULE) this.conditional.push({ finding: { ruleId, file: this.file, line, column, data }, condition });
+      return;
+    }
     const count = (this.counts.get(ruleId) ?? 0) + 1;
     this.counts.set(ruleId, count);
     if (count > MAX_FINDINGS_PER_RULE) return;
@@ -52,7 +59,10 @@ export class FileReport {
     }
     // Some findings wait for the end of their scope; give them all in the order of the file.
     this.findings.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
-    return { findings: this.findings, directives: this.directives };
+    const output: ScanOutput = { findings: this.findings, directives: this.directives };
+    const conditional = this.conditional;
+    if (conditional.length > 0) output.later = async () => conditional.filter((c) => c.condition.holds()).map((c) => c.finding);
+    return output;
   }
 }
 
@@ -61,4 +71,10 @@ export function mayBeDirective(bytes: Uint8Array, start: number, end: number): b
   let i = start;
   for (let c = bytes[i]; i < end && (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x2a); c = bytes[++i]);
   return i < end && bytes[i] === 0x70 /* p */ && end - i >= DIRECTIVE.length;
+}
+
+/** Both of two pieces of work that wait for the whole bundle. */
+export function joinLater(a: ScanOutput['later'], b: ScanOutput['later']): ScanOutput['later'] {
+  if (!a || !b) return a ?? b;
+  return async () => [...(await a()), ...(await b())];
 }

@@ -2,7 +2,7 @@ import type { BundleEntry } from '../bundle/source.js';
 import { extensionOf } from '../paths.js';
 import { isAsciiSpace, isContinuation, LF, lowerByte } from './chars.js';
 import { CssReader } from './css-scanner.js';
-import { FileReport, mayBeDirective } from './file-report.js';
+import { FileReport, joinLater, mayBeDirective } from './file-report.js';
 import type { JsFileState } from './js-file.js';
 import { beginScript, jsFileState } from './js-scanner.js';
 import { noteScriptMode } from './script-modes.js';
@@ -120,6 +120,10 @@ export class HtmlReader {
   private valueColumn = 0;
   private quote = 0;
 
+  /** `<template>` elements open around the current position: their content never runs as it stands. */
+  private templates = 0;
+  private endTagName: number[] = [];
+
   private comment: number[] = [];
   private commentLine = 0;
   private commentColumn = 0;
@@ -142,9 +146,12 @@ export class HtmlReader {
     private readonly context: ScanContext,
     /** Where the markup starts, when it sits inside an attribute (`<iframe srcdoc>`). */
     origin: { line: number; column: number } = { line: 1, column: 1 },
+    /** The markup is inside a `<template>` (an `<iframe srcdoc>` there): references only, no code. */
+    inert = false,
   ) {
     this.line = origin.line;
     this.column = origin.column;
+    if (inert) this.templates = 1;
     this.scripts = jsFileState({ path: file, kind: 'file', declaredSize: 0, readable: true }, context, report);
   }
 
@@ -182,8 +189,10 @@ export class HtmlReader {
         return;
       case S_TAG_OPEN:
         if (c === 0x21) this.state = S_MARKUP;
-        else if (c === 0x2f) this.state = S_END_TAG;
-        else if (isLetter(c)) {
+        else if (c === 0x2f) {
+          this.state = S_END_TAG;
+          this.endTagName = [];
+        } else if (isLetter(c)) {
           this.state = S_TAG_NAME;
           this.name = [lowerByte(c)];
           this.attributes = [];
@@ -194,6 +203,11 @@ export class HtmlReader {
         }
         return;
       case S_END_TAG:
+        if (c === 0x3e) {
+          this.state = S_TEXT;
+          if (this.templates > 0 && Buffer.from(this.endTagName).toString('latin1').split(' ')[0] === 'template') this.templates--;
+        } else if (this.endTagName.length <= MAX_NAME) this.endTagName.push(isAsciiSpace(c) || c === 0x2f ? 0x20 : lowerByte(c));
+        return;
       case S_BOGUS:
         if (c === 0x3e) this.state = S_TEXT;
         return;
@@ -311,9 +325,11 @@ export class HtmlReader {
     const attribute = { name, value, line: this.valueLine, column: this.valueColumn };
     this.attributes.push(attribute);
     this.value = [];
-    // Handlers and inline styles are read at once, where they stand.
-    if (name.startsWith('on') && name.length > 2 && hasValue) this.scanScript(value, attribute.line, attribute.column);
-    else if (name === 'style' && hasValue) this.scanStyle(value, attribute.line, attribute.column);
+    // Handlers and inline styles are read at once, where they stand (a handler in a template only
+    // runs in a copy the page makes of it, if ever: it is not read as code).
+    if (name.startsWith('on') && name.length > 2 && hasValue) {
+      if (this.templates === 0) this.scanScript(value, attribute.line, attribute.column);
+    } else if (name === 'style' && hasValue) this.scanStyle(value, attribute.line, attribute.column);
     else if (name === 'srcdoc' && hasValue && Buffer.from(this.name).toString('latin1') === 'iframe') this.scanDocument(value, attribute.line, attribute.column);
   }
 
@@ -334,12 +350,15 @@ export class HtmlReader {
       const kind = referenceKind(tag, a.name, rel, as);
       if (kind) {
         const code = this.reference(a.value, kind, a);
-        if (code !== undefined) this.scanScript(code, a.line, a.column + 'javascript:'.length);
+        if (code !== undefined && this.templates === 0) this.scanScript(code, a.line, a.column + 'javascript:'.length);
       }
     }
     if (tag === 'script' && attribute('src')) this.noteScript(attribute('src')!.value, attribute('type')?.value);
     if (tag === 'link' && rel.toLowerCase().split(/\s+/).includes('modulepreload') && attribute('href')) this.noteScript(attribute('href')!.value, 'module');
     if (RAW_TEXT.has(tag)) this.startRaw(tag, attribute('type')?.value, attribute('src') !== undefined);
+    // A template's content is parsed, but left out of the page: it runs only once the page's own
+    // code clones it in. Its references still matter then; its code is not read.
+    else if (tag === 'template') this.templates++;
     this.attributes = [];
   }
 
@@ -365,10 +384,10 @@ export class HtmlReader {
       this.raw = new CssReader(this.report, this.index, this.file, origin);
       return;
     }
-    if (tag !== 'script' || hasSource) return; // the browser ignores the text of a script with src
+    if (tag !== 'script' || hasSource || this.templates > 0) return; // the browser ignores the text of a script with src
     const kind = (type ?? '').trim().toLowerCase();
     if (JS_TYPES.has(kind)) {
-      const walker = beginScript(this.scripts, origin);
+      const walker = beginScript(this.scripts, origin, kind === 'module');
       const chunks: Buffer[] | undefined = this.context.ruleOff?.(JS_SYNTAX, this.file) ? undefined : [];
       this.raw = {
         write: (b) => {
@@ -459,7 +478,7 @@ export class HtmlReader {
    * page's), read with positions from the attribute's start (character references in it shift them).
    */
   private scanDocument(html: string, line: number, column: number): void {
-    const nested = new HtmlReader(this.report, this.index, this.file, this.context, { line, column });
+    const nested = new HtmlReader(this.report, this.index, this.file, this.context, { line, column }, this.templates > 0);
     nested.write(Buffer.from(html));
     nested.end();
     this.later.push(...nested.later);
@@ -487,7 +506,7 @@ export const htmlScanner: ContentScanner = {
       end: (): ScanOutput => {
         reader.end();
         const output = report.finish();
-        if (reader.later.length > 0) output.later = async () => (await Promise.all(reader.later.map((settle) => settle()))).flat();
+        if (reader.later.length > 0) output.later = joinLater(output.later, async () => (await Promise.all(reader.later.map((settle) => settle()))).flat());
         return output;
       },
     };

@@ -23,6 +23,12 @@ export class ChainState implements Chain {
   aliased = false;
   /** Names the alias stood for, at the start of the chain. */
   aliasLength = 0;
+  /** The variable's own name, for a chain read through an alias. */
+  aliasName = '';
+  /** For a chain read through an imported name: the condition its findings wait on (JsFileState.conditions), else 0. */
+  condition = 0;
+  /** The chain is a whole argument of a call: after its `(` or a `,`, and ended by `,` or `)`. */
+  argument = false;
   /** A `.` (or `?.`) was read: a member name may come next. */
   dot = false;
   /** OR of the interest bits of the names (which rules want this chain). */
@@ -46,6 +52,8 @@ export class ChainState implements Chain {
     this.indirect = false;
     this.aliased = false;
     this.aliasLength = 0;
+    this.condition = 0;
+    this.argument = false;
     this.dot = false;
     this.interest = 0;
     this.depth = depth;

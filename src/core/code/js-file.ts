@@ -1,8 +1,12 @@
 import { rules } from '../rules/index.js';
 import type { FileReport } from './file-report.js';
+import { isGlobalObject } from './js-chain.js';
+import type { ExportTarget, ModuleCondition, ModuleExports } from './module-links.js';
+import { ScopedValues } from './scoped-values.js';
 import { P_COLON, P_COMMA, P_MINUS, P_PLUS, P_RBRACE, P_RBRACKET, P_RPAREN, P_SEMI, P_TEMPLATE_CLOSE, P_TEMPLATE_OPEN } from './js-lexer.js';
 import { K_END, K_NUMBER, K_PUNCT, K_STRING, K_TEMPLATE_END, K_TEMPLATE_START } from './js-rule.js';
 import type { BundleFacts, JsDetector, JsRuleContext, JsRuleHandlers, Literal, Token } from './js-rule.js';
+import { BRIDGE_RULE_IDS } from './rule-ids.js';
 import type { JsWalker } from './js-walker.js';
 import { W, WORDS } from './words.js';
 
@@ -33,9 +37,19 @@ for (let word = 0; word < WORDS.length; word++) if (PROPERTY_INTEREST[word]) PRO
 const SCOPED: readonly number[] = [
   W.alert, W.confirm, W.prompt, W.localStorage, W.sessionStorage, W.indexedDB, W.document, W.window, W.globalThis,
   W.self, W.parent, W.top, W.frames, W.pipeline, W.$, W.jQuery, W.Object,
+  // Constants a shorthand property may take its value from (`const qty = 0; … { qty }`).
+  W.qty, W.unitPrice, W.taxRate, W.discountPercent, W.lineType,
 ];
 export const SCOPE_BIT = new Uint32Array(WORDS.length);
 SCOPED.forEach((word, index) => (SCOPE_BIT[word] = 1 << index));
+
+/** The scope bit of a word, 0 for a name that is not one (-1): a negative index would leave the typed array's fast path. */
+export function scopeBit(word: number): number {
+  return word >= 0 ? SCOPE_BIT[word]! : 0;
+}
+
+/** Names imported from modules not read yet, and names exported by list, followed per file. */
+const MAX_CONDITIONS = 10_000;
 
 /** A use of a global, reported once the scopes around it are known not to declare that name. */
 export interface Use {
@@ -49,6 +63,14 @@ export interface Use {
 export interface Alias {
   words: number[];
   texts: string[];
+  /** For a name imported from a module not read yet: the index of the condition its findings wait on, else 0. */
+  condition: number;
+}
+
+/** A `const` set to a plain literal, and the depth of the frame that declared it. */
+export interface Constant {
+  value: Literal;
+  depth: number;
 }
 
 export class JsFileState {
@@ -57,10 +79,18 @@ export class JsFileState {
   /** Names declared at the top level, and uses of globals not yet settled. */
   rootDeclared = 0;
   readonly rootUses: Use[] = [];
-  /** Variables that stand for part of the bridge (`const q = window.pipeline.quotes`). */
-  readonly aliases = new Map<string, Alias>();
+  /** Variables that stand for part of the bridge (`const q = window.pipeline.quotes`), by frame. */
+  readonly aliases = new ScopedValues<string, Alias>();
   /** First bytes of the aliases' names, to skip the map for every other name. */
   readonly aliasFirstBytes = new Uint8Array(256);
+  /** `const qty = 0` and the like, by word and frame. */
+  readonly constants = new ScopedValues<number, Constant>();
+  /** Conditions of findings made through imported names (index 0 is none). */
+  readonly conditions: Array<ModuleCondition | undefined> = [undefined];
+  /** What this file exports that may be the bridge, when it is a module file. */
+  private exports: ModuleExports | undefined;
+  /** `export { a as b }` of the file's own names, settled at its end. */
+  private readonly localExports: Array<{ local: string; exported: string }> = [];
   /** The walker of the script being read. */
   walker: JsWalker | undefined;
 
@@ -75,15 +105,67 @@ export class JsFileState {
     this.handlers = detectors.map((detector) => detector.create(context));
   }
 
-  addAlias(name: string, alias: Alias): void {
-    this.aliases.set(name, alias);
+  addAlias(name: string, alias: Alias, depth: number): void {
+    this.aliases.set(name, alias, depth);
     this.aliasFirstBytes[Buffer.from(name)[0]!] = 1;
+  }
+
+  /** A declaration of `name` that is not the bridge hides an alias of that name in its frame. */
+  hideAlias(word: number, name: string, depth: number): void {
+    if (this.aliases.size > 0 && (word < 0 || word === W.pipeline)) this.aliases.set(name, undefined, depth);
+  }
+
+  /** The index of a new condition, or 0 (none) past MAX_CONDITIONS: a hostile file could import without end. */
+  addCondition(condition: ModuleCondition): number {
+    if (this.conditions.length > MAX_CONDITIONS) return 0;
+    this.conditions.push(condition);
+    return this.conditions.length - 1;
+  }
+
+  /** `export const name = <value>` where the value is part of the bridge (`window.pipeline`). */
+  exportBridge(name: string, value: { words: readonly number[]; texts: readonly string[]; condition: number }): void {
+    const condition = this.conditions[value.condition];
+    if (condition) {
+      // Re-exporting what was imported: only the imported name itself is followed.
+      if (value.words.length === condition.texts.length) this.exportTarget(name, { module: condition.module, name: condition.name });
+      return;
+    }
+    let g = 0;
+    while (g < value.words.length && isGlobalObject(value.words[g]!)) g++;
+    this.exportTarget(name, { texts: value.texts.slice(g) });
+  }
+
+  exportTarget(name: string, target: ExportTarget): void {
+    this.moduleExports()?.names.set(name, target);
+  }
+
+  exportStar(module: string): void {
+    this.moduleExports()?.stars.push(module);
+  }
+
+  exportLocal(local: string, exported: string): void {
+    if (this.localExports.length < MAX_CONDITIONS) this.localExports.push({ local, exported });
   }
 
   /** At the end of the file: the uses no top-level declaration shadows are findings. */
   flush(): void {
     for (const use of this.rootUses) if ((this.rootDeclared & use.bit) === 0) this.report.add(use.ruleId, use.line, use.column, use.data);
     this.rootUses.length = 0;
+    const exports = this.moduleExports();
+    if (!exports) return;
+    for (const { local, exported } of this.localExports) {
+      const alias = this.aliases.get(local);
+      if (alias) this.exportBridge(exported, alias);
+      else if (local === 'pipeline' && (this.rootDeclared & SCOPE_BIT[W.pipeline]!) === 0) this.exportTarget(exported, { texts: ['pipeline'] });
+    }
+    this.localExports.length = 0;
+    this.bundle.modules.set(this.file, exports);
+  }
+
+  /** Only a script file can be imported, so only its exports are recorded. */
+  private moduleExports(): ModuleExports | undefined {
+    if (!this.file.endsWith('.js')) return undefined;
+    return (this.exports ??= { names: new Map(), stars: [] });
   }
 
   private context(): JsRuleContext {
@@ -93,11 +175,16 @@ export class JsFileState {
       toolType: this.toolType,
       toolTypeDeclared: this.toolTypeDeclared,
       bundle: this.bundle,
-      report: (ruleId, line, column, data) => this.report.add(ruleId, line, column, data),
-      reportUse: (word, ruleId, line, column, data) => walker().scope.use({ bit: SCOPE_BIT[word] ?? 0, ruleId, line, column, data }),
+      report: (ruleId, line, column, data) => this.report.add(ruleId, line, column, data, BRIDGE_RULE_IDS.has(ruleId) ? this.conditions[walker().reportCondition()] : undefined),
+      reportUse: (word, ruleId, line, column, data) => walker().scope.use({ bit: scopeBit(word), ruleId, line, column, data }),
       tagCall: (tag) => walker().tagCall(tag),
       watch: (watcher) => walker().watch(watcher),
-      readLiteral: (done) => walker().watch(literalReader(done)),
+      readLiteral: (done) => {
+        // A shorthand property (`{ qty }`) has no literal after it: its value is a constant's, if any.
+        const shorthand = walker().shorthand;
+        if (shorthand >= 0) done(walker().constantValue(shorthand));
+        else walker().watch(literalReader(done));
+      },
       readArguments: (index, bad) => walker().watch(argumentReader(walker().depth(), index, bad)),
       onObjectEnd: (done) => walker().onObjectEnd(done),
       propertyBit: (word) => PROPERTY_BIT[word] ?? 0,

@@ -1,4 +1,4 @@
-import type { JsFileState, Use } from './js-file.js';
+import type { Use } from './js-file.js';
 
 /*
  * What the walker knows of each open bracket frame, indexed by depth: typed arrays grown on
@@ -10,6 +10,7 @@ import type { JsFileState, Use } from './js-file.js';
 export const FR_PAREN = 1;
 export const FR_CONTROL = 2; // the head of if/while/for/with/switch
 export const FR_CALL = 4;
+export const FR_ARGS = 8; // a `(` after a value: a call's arguments, or a method's or function's parameters
 
 /** Deeper frames are not tracked (a hostile file could nest without end). */
 export const MAX_FRAMES = 1 << 16;
@@ -23,6 +24,8 @@ export class Frames {
   /** The tag a rule put on the call this frame is the arguments of, and the nearest one around. */
   ownTags = new Uint8Array(64);
   contextTags = new Uint8Array(64);
+  /** The condition (JsFileState.conditions) of the tagged call around, when it was reached through an imported name. */
+  contextConditions = new Int32Array(64);
   /** Property bits of the object literal's keys. */
   keys = new Uint32Array(64);
   /** First word of the chain this frame's call was made on. */
@@ -30,6 +33,13 @@ export class Frames {
   /** Uses of globals waiting for the frame to close. */
   uses: Array<Use[] | undefined> = [];
   objectEnds: Array<Array<(keys: number) => void> | undefined> = [];
+  /**
+   * Object-literal ends held by a parenthesis until it is known not to be a parameter list, and
+   * names of bridge aliases that would be parameters if it is one. Rare, so not reset when a frame
+   * opens: whoever reads them at the frame's close clears them.
+   */
+  heldObjectEnds: Array<Array<() => void> | undefined> = [];
+  aliasParams: Array<string[] | undefined> = [];
 
   open(depth: number, flags: number): void {
     if (depth >= this.flags.length) this.grow(depth);
@@ -38,15 +48,16 @@ export class Frames {
     this.bindings[depth] = 0;
     this.ownTags[depth] = 0;
     this.contextTags[depth] = this.contextTags[depth - 1]!;
+    this.contextConditions[depth] = this.contextConditions[depth - 1]!;
     this.keys[depth] = 0;
     this.callRoots[depth] = -1;
     this.uses[depth] = undefined;
     this.objectEnds[depth] = undefined;
   }
 
-  /** Hands uses to the frame at `depth` (the top level's are the file's). */
-  moveUses(state: JsFileState, uses: Use[], depth: number): void {
-    if (depth <= 0) state.rootUses.push(...uses);
+  /** Hands uses to the frame at `depth` (the top level's go to `rootUses`). */
+  moveUses(rootUses: Use[], uses: Use[], depth: number): void {
+    if (depth <= 0) rootUses.push(...uses);
     else if (depth < MAX_FRAMES) (this.uses[depth] ??= []).push(...uses);
   }
 
@@ -72,5 +83,8 @@ export class Frames {
     const roots = new Int32Array(size);
     roots.set(this.callRoots);
     this.callRoots = roots;
+    const conditions = new Int32Array(size);
+    conditions.set(this.contextConditions);
+    this.contextConditions = conditions;
   }
 }

@@ -1,3 +1,4 @@
+import type { ModuleExports } from './module-links.js';
 import type { BundleIndex } from './references.js';
 import type { Word } from './words.js';
 
@@ -48,6 +49,12 @@ export interface Chain {
   readonly end: number;
   /** The chain was the last element of a parenthesised expression that is then called: `(0, alert)(…)`. */
   readonly indirect: boolean;
+  /**
+   * The chain is a whole argument of a call (`promise.catch(alert)`, `f(x, window.confirm)`): it
+   * follows the call's `(` or a `,` and ends at `,` or `)`. A parameter list looks the same until
+   * its `)`; a use reported with `reportUse` is dropped when it turns out to be one.
+   */
+  readonly argument: boolean;
   /** The first name was a variable set from another chain (`const q = pipeline.quotes`), now read through it. */
   readonly aliased: boolean;
   /** How many of the names the alias stood for. */
@@ -114,6 +121,8 @@ export interface BundleFacts {
   readonly hasJquery: boolean;
   /** How pages and modules load each script file, as far as read so far (module wins). */
   readonly scriptModes: Map<string, 'classic' | 'module'>;
+  /** What the module files read so far export that may be the bridge. */
+  readonly modules: Map<string, ModuleExports>;
 }
 
 export interface JsRuleContext {

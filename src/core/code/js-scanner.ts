@@ -1,7 +1,8 @@
 import type { BundleEntry } from '../bundle/source.js';
 import { manifestObject, manifestString, type ManifestState } from '../manifest/read-manifest.js';
 import { extensionOf } from '../paths.js';
-import { FileReport } from './file-report.js';
+import { FileReport, joinLater } from './file-report.js';
+import { LibraryHead } from './library.js';
 import { Gate } from './gate.js';
 import { JsFileState } from './js-file.js';
 import type { BundleFacts } from './js-rule.js';
@@ -38,7 +39,7 @@ const facts = new WeakMap<readonly BundleEntry[], BundleFacts>();
 export function bundleFacts(files: readonly BundleEntry[]): BundleFacts {
   let found = facts.get(files);
   if (!found) {
-    found = { index: bundleIndex(files), hasJquery: files.some((f) => JQUERY_FILE.test(f.path)), scriptModes: new Map() };
+    found = { index: bundleIndex(files), hasJquery: files.some((f) => JQUERY_FILE.test(f.path)), scriptModes: new Map(), modules: new Map() };
     facts.set(files, found);
   }
   return found;
@@ -50,9 +51,9 @@ export function jsFileState(entry: BundleEntry, context: ScanContext, report: Fi
   return new JsFileState(report, entry.path, toolType, declared, bundleFacts(context.files));
 }
 
-/** Starts reading one script of the file (a .js file, or a page's inline script at `origin`). */
-export function beginScript(state: JsFileState, origin?: { line: number; column: number }): JsWalker {
-  const walker = new JsWalker(state, origin);
+/** Starts reading one script of the file (a .js file, or a page's inline script at `origin`, an inline module if `module`). */
+export function beginScript(state: JsFileState, origin?: { line: number; column: number }, module = false): JsWalker {
+  const walker = new JsWalker(state, origin, module);
   state.walker = walker;
   return walker;
 }
@@ -74,6 +75,7 @@ class JsSession implements ScanSession {
   private readonly state: JsFileState;
   private walker: JsWalker | undefined;
   private readonly gate: Gate;
+  private readonly head = new LibraryHead();
 
   constructor(
     private readonly entry: BundleEntry,
@@ -94,6 +96,7 @@ class JsSession implements ScanSession {
   }
 
   write(chunk: Buffer): void {
+    if (!this.head.full) this.head.write(chunk);
     if (this.chunks) {
       this.held += chunk.length;
       if (this.held > SYNTAX_HOLD_LIMIT) this.chunks = undefined;
@@ -108,10 +111,11 @@ class JsSession implements ScanSession {
       this.state.flush();
     }
     const output = this.report.finish();
+    output.library = this.head.test();
     // A file cut short by the budget would show an error that is not in it.
     const chunks = this.chunks;
     this.chunks = undefined;
-    if (complete && chunks && !isMinifiedBuild(chunks)) output.later = checkScript(Buffer.concat(chunks), { file: this.entry.path, facts: this.state.bundle }, this.entry.path);
+    if (complete && chunks && !isMinifiedBuild(chunks)) output.later = joinLater(output.later, checkScript(Buffer.concat(chunks), { file: this.entry.path, facts: this.state.bundle }, this.entry.path));
     return output;
   }
 }

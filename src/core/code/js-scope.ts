@@ -1,6 +1,6 @@
 import type { ChainState } from './js-chain.js';
-import { SCOPE_BIT, type JsFileState, type Use } from './js-file.js';
-import { FR_CONTROL, FR_PAREN, MAX_FRAMES, type Frames } from './js-frames.js';
+import { scopeBit, type JsFileState, type Use } from './js-file.js';
+import { FR_CALL, FR_CONTROL, FR_PAREN, MAX_FRAMES, type Frames } from './js-frames.js';
 import {
   P_ARROW,
   P_COMMA,
@@ -34,19 +34,33 @@ interface ClosedParen {
   bindings: number;
   declared: number;
   control: boolean;
+  /** Ends of object literals inside it, dropped if it was a parameter list (they were patterns). */
+  objectEnds: Array<() => void> | undefined;
+  /** Names of bridge aliases it binds if it was a parameter list: the parameters hide them. */
+  aliasNames: string[] | undefined;
 }
+
+/** Object ends a parenthesis holds at most until it is known not to be a parameter list. */
+const MAX_HELD = 256;
 
 export class Scope {
   private closedParen: ClosedParen | undefined;
   /** Names bound by an arrow function's parameters, until its body starts. */
   private arrowBindings = -1;
-  /** Bodies of arrow functions without braces, and the names their parameters bind. */
-  readonly arrowScopes: Array<{ depth: number; bindings: number }> = [];
+  /** Aliases an arrow function's parameters hide, until its body starts. */
+  private arrowAliases: string[] | undefined;
+  /**
+   * Bodies of arrow functions without braces, the names their parameters bind, and where the
+   * aliases they hide were hidden (given back when the body ends).
+   */
+  readonly arrowScopes: Array<{ depth: number; bindings: number; aliasMark: number }> = [];
 
   constructor(
     private readonly frames: Frames,
     private readonly state: JsFileState,
     private readonly lexer: JsLexer,
+    /** Uses of globals read at the top level: the file's, or an inline module's own. */
+    readonly rootUses: Use[],
   ) {}
 
   /** A parenthesis or an arrow waits for the next token. */
@@ -62,7 +76,7 @@ export class Scope {
     for (const scope of this.arrowScopes) if (scope.bindings & use.bit) return;
     const depth = this.lexer.depth;
     if (depth >= MAX_FRAMES) return;
-    if (depth === 0) this.state.rootUses.push(use);
+    if (depth === 0) this.rootUses.push(use);
     else (this.frames.uses[depth] ??= []).push(use);
   }
 
@@ -74,8 +88,14 @@ export class Scope {
 
   /** A single name ending here may be a parameter (or, with `=>`, an arrow's only parameter). */
   noteBinding(chain: ChainState, end: number): void {
+    if (chain.aliased && chain.rooted && chain.length === chain.aliasLength && end !== END_KEY) {
+      // A parameter named like a bridge alias (`(p) => …` after `const p = window.pipeline`).
+      if (end === END_ARROW) this.arrowAliases = [chain.aliasName];
+      else if (chain.depth < MAX_FRAMES) (this.frames.aliasParams[chain.depth] ??= []).push(chain.aliasName);
+      return;
+    }
     if (!chain.rooted || chain.length !== 1 || chain.aliased || end === END_KEY) return;
-    const bit = SCOPE_BIT[chain.word(0)] ?? 0;
+    const bit = scopeBit(chain.word(0));
     if (bit === 0) return;
     const bindings = this.frames.bindings;
     if (end === END_ARROW) this.arrowBindings = bit;
@@ -92,21 +112,39 @@ export class Scope {
     if (closed) {
       this.closedParen = undefined;
       if (!closed.control && (brace || arrow)) {
-        if (brace) this.declare(depth, closed.bindings | closed.declared);
-        else this.arrowBindings = closed.bindings | closed.declared;
+        if (brace) {
+          this.declare(depth, closed.bindings | closed.declared);
+          if (closed.aliasNames) this.hideAliases(closed.aliasNames, depth);
+        } else {
+          this.arrowBindings = closed.bindings | closed.declared;
+          this.arrowAliases = closed.aliasNames;
+        }
       } else {
         if (closed.control && brace) this.declare(depth, closed.declared);
-        if (closed.uses) this.frames.moveUses(this.state, closed.uses, depth - (opener ? 1 : 0));
+        if (closed.uses) this.frames.moveUses(this.rootUses, closed.uses, depth - (opener ? 1 : 0));
+        if (closed.objectEnds) for (const done of closed.objectEnds) done();
       }
       return;
     }
     if (this.arrowBindings >= 0 && !arrow) {
       const bindings = this.arrowBindings;
+      const aliases = this.arrowAliases;
       this.arrowBindings = -1;
-      if (bindings === 0) return;
-      if (brace) this.declare(depth, bindings);
-      else this.arrowScopes.push({ depth: depth - (opener ? 1 : 0), bindings });
+      this.arrowAliases = undefined;
+      if (bindings === 0 && !aliases) return;
+      if (brace) {
+        this.declare(depth, bindings);
+        if (aliases) this.hideAliases(aliases, depth);
+      } else {
+        const aliasMark = this.state.aliases.mark();
+        if (aliases) this.hideAliases(aliases, depth);
+        this.arrowScopes.push({ depth: depth - (opener ? 1 : 0), bindings, aliasMark });
+      }
     }
+  }
+
+  private hideAliases(names: readonly string[], depth: number): void {
+    for (const name of names) this.state.aliases.set(name, undefined, depth);
   }
 
   /** An arrow function's body without braces ends at `,`, `;` or a closing bracket of its level. */
@@ -117,7 +155,7 @@ export class Scope {
       const top = scopes[scopes.length - 1]!;
       const ends = depth < top.depth || (depth === top.depth && (kind === P_COMMA || kind === P_SEMI || closer));
       if (!ends) return;
-      scopes.pop();
+      this.state.aliases.rewind(scopes.pop()!.aliasMark);
     }
   }
 
@@ -127,7 +165,13 @@ export class Scope {
     const ends = this.frames.objectEnds[depth];
     if (ends) {
       this.frames.objectEnds[depth] = undefined;
-      for (const done of ends) done(this.frames.keys[depth]!);
+      const keys = this.frames.keys[depth]!;
+      // `function f({ qty, unitPrice })`, `({ productId }) => …`: in a parenthesis that may turn out
+      // to be a parameter list, an object may be a pattern; its end waits for that to be known.
+      const held = (this.frames.flags[depth - 1]! & (FR_PAREN | FR_CALL | FR_CONTROL)) === FR_PAREN ? (this.frames.heldObjectEnds[depth - 1] ??= []) : undefined;
+      // No parameter list holds hundreds of patterns: past that, the objects are read as objects.
+      if (held && held.length < MAX_HELD) for (const done of ends) held.push(() => done(keys));
+      else for (const done of ends) done(keys);
     }
     const declared = this.frames.declared[depth]!;
     let uses = this.frames.uses[depth];
@@ -140,12 +184,27 @@ export class Scope {
     if (kind === P_RPAREN && (flags & FR_PAREN) !== 0) {
       // Whether this was a parameter list is known at the next token (when it matters at all).
       const bindings = this.frames.bindings[depth]!;
-      if (uses || bindings !== 0 || declared !== 0) this.closedParen = { uses, bindings, declared, control: (flags & FR_CONTROL) !== 0 };
+      const objectEnds = this.frames.heldObjectEnds[depth];
+      const aliasNames = this.frames.aliasParams[depth];
+      if (objectEnds) this.frames.heldObjectEnds[depth] = undefined;
+      if (aliasNames) this.frames.aliasParams[depth] = undefined;
+      if (uses || bindings !== 0 || declared !== 0 || objectEnds || aliasNames) this.closedParen = { uses, bindings, declared, control: (flags & FR_CONTROL) !== 0, objectEnds, aliasNames };
       return;
     }
     // Names bound inside a destructuring pattern belong to the parameter list around it.
     if (this.frames.bindings[depth] !== 0) this.frames.bindings[depth - 1] = this.frames.bindings[depth - 1]! | this.frames.bindings[depth]!;
-    if (uses) this.frames.moveUses(this.state, uses, depth - 1);
+    const aliasNames = this.frames.aliasParams[depth];
+    if (aliasNames) {
+      this.frames.aliasParams[depth] = undefined;
+      (this.frames.aliasParams[depth - 1] ??= []).push(...aliasNames);
+    }
+    // Ends held by a bracket other than a parenthesis (a mismatched closer) are run now.
+    const held = this.frames.heldObjectEnds[depth];
+    if (held) {
+      this.frames.heldObjectEnds[depth] = undefined;
+      for (const done of held) done();
+    }
+    if (uses) this.frames.moveUses(this.rootUses, uses, depth - 1);
   }
 
 }

@@ -14,6 +14,7 @@ import {
   P_LBRACKET,
   P_LPAREN,
   P_OPT_DOT,
+  P_PLUS,
   P_PLUS_ASSIGN,
   P_RBRACE,
   P_RBRACKET,
@@ -24,7 +25,9 @@ import {
   type LexerOrigin,
 } from './js-lexer.js';
 import { Declarations } from './js-declarations.js';
-import { FR_CALL, FR_CONTROL, FR_PAREN, Frames, MAX_FRAMES } from './js-frames.js';
+import type { Alias, Constant } from './js-file.js';
+import { FR_ARGS, FR_CALL, FR_CONTROL, FR_PAREN, Frames, MAX_FRAMES } from './js-frames.js';
+import { ModuleStatements } from './js-modules.js';
 import { Scope } from './js-scope.js';
 import { TokenView } from './js-token.js';
 import {
@@ -42,9 +45,10 @@ import {
   K_STRING,
   K_TEMPLATE_END,
   K_TEMPLATE_START,
+  type Literal,
   type Token,
 } from './js-rule.js';
-import { W } from './words.js';
+import { lookupWord, W } from './words.js';
 
 /*
  * Turns the tokenizer's tokens into what rules read: member chains (ended by the token after them),
@@ -53,7 +57,7 @@ import { W } from './words.js';
  * number of rules.
  *
  * Scope (js-scope.ts) is kept per bracket frame (js-frames.ts); declarations are read by
- * js-declarations.ts.
+ * js-declarations.ts, imports and exports by js-modules.ts.
  */
 
 // A member written in brackets: `[` + one literal + `]` after a value.
@@ -61,12 +65,14 @@ const BR_OFF = 0;
 const BR_OPEN = 1;
 const BR_TEMPLATE = 2;
 const BR_LITERAL = 3;
+const BR_PLUS = 4; // `[ 'a' +`: another literal is added
 
 
 export class JsWalker implements JsTokenHandler {
   readonly lexer: JsLexer;
   readonly chain = new ChainState();
   private readonly declarations: Declarations;
+  private readonly modules: ModuleStatements;
 
   // The token being handled, for watchers.
   tokenKind = 0;
@@ -100,19 +106,35 @@ export class JsWalker implements JsTokenHandler {
   private receiver = -1;
   /** A `function` or `class` keyword was read: the next name is declared. */
   private declaring = false;
-  // A key of an object literal that a rule asked for: its `:` makes it a property.
+  // A key of an object literal that a rule asked for: its `:` makes it a property, a `,` or `}`
+  // right after it a shorthand one (`{ qty }`).
   private keyWord = -1;
   private keyLine = 0;
   private keyColumn = 0;
+  private keyDepth = 0;
+  /** The word of the shorthand property being handed to the rules, else -1. */
+  shorthand = -1;
+  /** The chain being handed to the rules, while it is. */
+  private handling: ChainState | undefined;
+
+  /** For an inline module: where its top-level aliases and constants start, to be given up at its end. */
+  private readonly moduleMarks: { aliases: number; constants: number } | undefined;
 
   constructor(
     private readonly state: JsFileState,
     origin?: LexerOrigin,
+    /**
+     * An inline `<script type="module">`: what it declares at its top level is its own, and does
+     * not hide the globals that the page's other scripts and handlers use.
+     */
+    module = false,
   ) {
     this.lexer = new JsLexer(this, origin);
-    this.scope = new Scope(this.frames, state, this.lexer);
+    this.scope = new Scope(this.frames, state, this.lexer, module ? [] : state.rootUses);
     this.declarations = new Declarations(this, state);
-    this.frames.declared[0] = state.rootDeclared;
+    this.modules = new ModuleStatements(this, state);
+    this.frames.declared[0] = module ? 0 : state.rootDeclared;
+    this.moduleMarks = module ? { aliases: state.aliases.mark(), constants: state.constants.mark() } : undefined;
     this.token = new TokenView(this);
   }
 
@@ -149,6 +171,19 @@ export class JsWalker implements JsTokenHandler {
     return this.tokenKind === K_STRING || this.tokenKind === K_TEMPLATE_START ? this.lexer.stringColumn() : this.lexer.fileColumn(this.tokenStart);
   }
 
+  /** Where the current token's bytes are, to decode its name later if need be (a chunk is never reused, so they may be kept). */
+  get nameBytes(): Buffer | undefined {
+    return this.tokenBytes;
+  }
+
+  get nameStart(): number {
+    return this.tokenStart;
+  }
+
+  get nameEnd(): number {
+    return this.tokenEnd;
+  }
+
   /** The text of the current name token, decoded when called (later, if need be). */
   nameGetter(): () => string {
     const bytes = this.tokenBytes;
@@ -165,7 +200,34 @@ export class JsWalker implements JsTokenHandler {
     if (depth < this.frames.ownTags.length) {
       this.frames.ownTags[depth] = tag;
       this.frames.contextTags[depth] = tag;
+      this.frames.contextConditions[depth] = this.handling?.condition ?? 0;
     }
+  }
+
+  /**
+   * The condition a finding about the bridge made now waits on: that of the chain being handled,
+   * or of the call whose arguments are being read, when it was reached through an imported name.
+   */
+  reportCondition(): number {
+    if (this.handling) return this.handling.condition;
+    const depth = this.lexer.depth;
+    return depth < this.frames.contextConditions.length ? this.frames.contextConditions[depth]! : 0;
+  }
+
+  /** The value of a `const` of this word in scope, when it is a plain literal and no inner declaration hides it. */
+  constantValue(word: number): Literal | undefined {
+    const constant = this.state.constants.get(word);
+    if (!constant) return undefined;
+    const bit = SCOPE_BIT[word]!;
+    const declared = this.frames.declared;
+    for (let d = Math.min(this.lexer.depth, declared.length - 1); d > constant.depth; d--) if (declared[d]! & bit) return undefined;
+    // An arrow function without braces around this point, whose parameter has the name.
+    for (const arrow of this.scope.arrowScopes) if (arrow.bindings & bit && arrow.depth >= constant.depth) return undefined;
+    return constant.value;
+  }
+
+  setConstant(word: number, value: Literal, depth: number): void {
+    this.state.constants.set(word, { value, depth } satisfies Constant, depth);
   }
 
   watch(watcher: (token: Token) => boolean): void {
@@ -193,6 +255,7 @@ export class JsWalker implements JsTokenHandler {
     if (this.watchers.length > 0) this.runWatchers();
     if (this.keyWord >= 0) this.keyWord = -1;
     if (word >= 0 || this.declarations.busy) this.declarations.name(word, afterDot);
+    if (word === W.import || word === W.export || this.modules.busy) this.modules.name(word, afterDot);
 
     const lexer = this.lexer;
     if (continues) {
@@ -217,6 +280,7 @@ export class JsWalker implements JsTokenHandler {
       // `function alert(…)`, `class Storage`: the name is declared, not used.
       this.declaring = false;
       if (word >= 0) this.scope.declare(lexer.depth, SCOPE_BIT[word]!);
+      if (this.state.aliases.size > 0) this.state.hideAlias(word, decodeRange(bytes, start, end), lexer.depth);
       return;
     }
     if (word >= 0) {
@@ -224,9 +288,15 @@ export class JsWalker implements JsTokenHandler {
         this.declaring = true;
         return;
       }
-      if (PROPERTY_INTEREST[word] && (previousPunct === P_LBRACE || previousPunct === P_COMMA)) this.keyCandidate(word, lexer.fileLine(), lexer.fileColumn(start));
+      if (PROPERTY_INTEREST[word] && (previousPunct === P_LBRACE || previousPunct === P_COMMA)) this.keyCandidate(word, lexer.fileLine(), lexer.fileColumn(start), lexer.depth);
       // Keywords and other words no rule and no scope cares about start no chain.
       if (CHAIN_INTEREST[word] === 0 && SCOPE_BIT[word] === 0) return;
+      // `import { pipeline } from './bridge.js'`: the name may stand for what that module exports.
+      const imported = word === W.pipeline && this.state.aliases.size > 0 ? this.state.aliases.get('pipeline') : undefined;
+      if (imported) {
+        this.startAlias(imported, 'pipeline', start, previousPunct);
+        return;
+      }
       chain.start(true, -1, lexer.depth, previousPunct);
       chain.push(word, bytes, start, end, undefined, lexer.fileLine(), lexer.fileColumn(start));
       chain.interest = CHAIN_INTEREST[word]!;
@@ -234,19 +304,27 @@ export class JsWalker implements JsTokenHandler {
     }
     const state = this.state;
     if (state.aliases.size > 0 && state.aliasFirstBytes[bytes[start]!] === 1) {
-      const alias = state.aliases.get(decodeRange(bytes, start, end));
-      if (alias) {
-        chain.start(true, -1, lexer.depth, previousPunct);
-        chain.aliased = true;
-        chain.aliasLength = alias.words.length;
-        const line = lexer.fileLine();
-        const column = lexer.fileColumn(start);
-        for (let i = 0; i < alias.words.length; i++) {
-          const w = alias.words[i]!;
-          chain.push(w, undefined, 0, 0, alias.texts[i], line, column);
-          if (w >= 0) chain.interest |= CHAIN_INTEREST[w]!;
-        }
-      }
+      const name = decodeRange(bytes, start, end);
+      const alias = state.aliases.get(name);
+      if (alias) this.startAlias(alias, name, start, previousPunct);
+    }
+  }
+
+  /** A chain read through a variable that stands for part of the bridge: it starts with what the variable stands for. */
+  private startAlias(alias: Alias, name: string, start: number, previousPunct: number): void {
+    const chain = this.chain;
+    const lexer = this.lexer;
+    chain.start(true, -1, lexer.depth, previousPunct);
+    chain.aliased = true;
+    chain.aliasName = name;
+    chain.aliasLength = alias.words.length;
+    chain.condition = alias.condition;
+    const line = lexer.fileLine();
+    const column = lexer.fileColumn(start);
+    for (let i = 0; i < alias.words.length; i++) {
+      const w = alias.words[i]!;
+      chain.push(w, undefined, 0, 0, alias.texts[i], line, column);
+      if (w >= 0) chain.interest |= CHAIN_INTEREST[w]!;
     }
   }
 
@@ -274,10 +352,12 @@ export class JsWalker implements JsTokenHandler {
     if (this.scope.pending) this.scope.settle(this.tokenKind, this.tokenPunct);
     if (this.watchers.length > 0) this.runWatchers();
     if (this.keyWord >= 0) {
-      if (kind === P_COLON) this.property();
+      if (kind === P_COLON) this.property(false);
+      else if (this.keyDepth === depth && (kind === P_COMMA || kind === P_RBRACE)) this.property(true);
       this.keyWord = -1;
     }
     if (this.declarations.busy) this.declarations.punct(kind, depth);
+    if (this.modules.busy) this.modules.punct(kind, depth);
     if (this.scope.arrowScopes.length > 0) this.scope.endArrowScopes(kind, depth);
 
     if (kind === P_DOT || kind === P_OPT_DOT) {
@@ -289,6 +369,7 @@ export class JsWalker implements JsTokenHandler {
   string(): void {
     this.setToken(K_STRING, 0, -1, undefined, 0, 0);
     if (this.bracket === BR_OPEN) this.bracketLiteral();
+    else if (this.bracket === BR_PLUS) this.bracketConcat();
     else {
       if (this.bracket !== BR_OFF) this.bracketOff();
       this.endChain();
@@ -299,9 +380,10 @@ export class JsWalker implements JsTokenHandler {
     if (this.keyWord >= 0) this.keyWord = -1;
     else if ((lexer.previousPunct === P_LBRACE || lexer.previousPunct === P_COMMA) && lexer.stringSize() <= 32) {
       const word = lexer.stringWord();
-      if (word >= 0 && PROPERTY_INTEREST[word]) this.keyCandidate(word, lexer.stringLine(), lexer.stringColumn());
+      if (word >= 0 && PROPERTY_INTEREST[word]) this.keyCandidate(word, lexer.stringLine(), lexer.stringColumn(), -1);
     }
     if (this.declarations.busy) this.declarations.other();
+    if (this.modules.busy) this.modules.other();
   }
 
   number(bytes: Buffer, start: number, end: number): void {
@@ -348,12 +430,26 @@ export class JsWalker implements JsTokenHandler {
     this.watchers = [];
     this.watcherSince = [];
     this.declarations.end();
+    this.modules.end();
     // Frames left open (a truncated script) hand their uses to the top level.
+    const rootUses = this.scope.rootUses;
     for (let depth = Math.min(this.lexer.depth, MAX_FRAMES - 1); depth > 0; depth--) {
       const uses = this.frames.uses[depth];
-      if (uses) for (const use of uses) if ((this.frames.declared[depth]! & use.bit) === 0) this.state.rootUses.push(use);
+      if (uses) for (const use of uses) if ((this.frames.declared[depth]! & use.bit) === 0) rootUses.push(use);
     }
-    this.state.rootDeclared |= this.frames.declared[0]!;
+    const state = this.state;
+    const marks = this.moduleMarks;
+    if (marks) {
+      // The module's own top level has been seen whole: what it does not declare, the page's globals may.
+      const declared = this.frames.declared[0]!;
+      for (const use of rootUses) if ((declared & use.bit) === 0) state.rootUses.push(use);
+      state.aliases.rewind(marks.aliases);
+      state.constants.rewind(marks.constants);
+      return;
+    }
+    state.aliases.close(1);
+    state.constants.close(1);
+    state.rootDeclared |= this.frames.declared[0]!;
   }
 
   // --- helpers -------------------------------------------------------------------------------------
@@ -375,6 +471,7 @@ export class JsWalker implements JsTokenHandler {
     if (this.watchers.length > 0) this.runWatchers();
     if (this.keyWord >= 0) this.keyWord = -1;
     if (this.declarations.busy) this.declarations.other();
+    if (this.modules.busy) this.modules.other();
   }
 
   private runWatchers(): void {
@@ -407,24 +504,36 @@ export class JsWalker implements JsTokenHandler {
       this.scope.noteBinding(this.chain, end);
     }
     chain.end = end;
-    if (end === END_CALL && this.lexer.depth < this.frames.flags.length) {
-      this.frames.flags[this.lexer.depth] = this.frames.flags[this.lexer.depth]! | FR_CALL;
-      this.frames.callRoots[this.lexer.depth] = chain.rooted ? chain.word(0) : chain.receiver;
+    const depth = this.lexer.depth;
+    if (end === END_CALL && depth < this.frames.flags.length) {
+      this.frames.flags[depth] = this.frames.flags[depth]! | FR_CALL;
+      this.frames.callRoots[depth] = chain.rooted ? chain.word(0) : chain.receiver;
     }
     if (chain.interest !== 0) {
+      chain.argument = this.isArgument(chain, depth);
+      this.handling = chain;
       const handlers = this.state.handlers;
       for (let bits = chain.interest, i = 0; bits !== 0; bits >>>= 1, i++) {
         if (bits & 1) handlers[i]!.chain?.(chain);
       }
+      this.handling = undefined;
     }
     if (this.declarations.busy) this.declarations.chainEnded(chain);
+    if (this.modules.busy) this.modules.chainEnded(chain);
     chain.length = 0;
+  }
+
+  /** A whole argument of a call: `f(alert)`, `p.then(x, confirm)` (a parameter list is told apart by scope later). */
+  private isArgument(chain: ChainState, depth: number): boolean {
+    if (!chain.rooted || chain.depth !== depth || depth === 0 || depth >= MAX_FRAMES || (this.frames.flags[depth]! & FR_ARGS) === 0) return false;
+    if (chain.lead !== P_LPAREN && chain.lead !== P_COMMA) return false;
+    return this.tokenKind === K_PUNCT && (this.tokenPunct === P_RPAREN || this.tokenPunct === P_COMMA);
   }
 
   /** `)` ends a parenthesised expression whose last element is the chain: `(0, alert)`. */
   private groupEnds(depth: number): boolean {
     const chain = this.chain;
-    if (depth >= MAX_FRAMES || (this.frames.flags[depth]! & (FR_PAREN | FR_CALL | FR_CONTROL)) !== FR_PAREN) return false;
+    if (depth >= MAX_FRAMES || (this.frames.flags[depth]! & (FR_PAREN | FR_CALL | FR_CONTROL | FR_ARGS)) !== FR_PAREN) return false;
     return chain.rooted && chain.depth === depth && (chain.lead === P_LPAREN || chain.lead === P_COMMA);
   }
 
@@ -436,7 +545,7 @@ export class JsWalker implements JsTokenHandler {
       const previousWord = this.lexer.previousWord;
       if (this.lexer.previousPunct === 0 && (previousWord === W.if || previousWord === W.while || previousWord === W.for || previousWord === W.with || previousWord === W.switch)) {
         flags |= FR_CONTROL;
-      }
+      } else if (this.lexer.afterValue()) flags |= FR_ARGS;
     }
     this.frames.open(depth, flags);
   }
@@ -444,6 +553,9 @@ export class JsWalker implements JsTokenHandler {
   private closeFrame(kind: number, depth: number): void {
     if (kind === P_RPAREN && depth < MAX_FRAMES) this.calledRoot = (this.frames.flags[depth]! & FR_CALL) !== 0 ? this.frames.callRoots[depth]! : -1;
     this.scope.close(kind, depth);
+    const state = this.state;
+    if (state.aliases.deepest >= depth) state.aliases.close(depth);
+    if (state.constants.deepest >= depth) state.constants.close(depth);
   }
 
   // --- members in brackets ---------------------------------------------------------------------------
@@ -455,22 +567,37 @@ export class JsWalker implements JsTokenHandler {
 
   private bracketLiteral(): void {
     const lexer = this.lexer;
-    const word = lexer.stringWord();
-    const chain = this.chain;
-    // Any member of a chain a rule wants may matter (a bridge method); elsewhere only known words.
-    const text = chain.length > 0 && chain.interest !== 0 ? lexer.stringValue() : undefined;
-    if (word < 0 && text === undefined) {
+    const text = lexer.stringValue();
+    if (text === undefined) {
       this.bracketOff();
       return;
     }
     this.bracket = BR_LITERAL;
-    this.bracketWord = word;
-    this.bracketText = text ?? lexer.stringValue();
+    this.bracketWord = lexer.stringWord();
+    this.bracketText = text;
     this.bracketLine = lexer.stringLine();
     this.bracketColumn = lexer.stringColumn();
   }
 
+  /** `window['local' + 'Storage']`: literals added together are read as the name they make. */
+  private bracketConcat(): void {
+    const text = this.lexer.stringValue();
+    if (text === undefined || this.bracketText === undefined) {
+      this.bracketOff();
+      this.endChain();
+      return;
+    }
+    this.bracket = BR_LITERAL;
+    this.bracketText += text;
+    const bytes = Buffer.from(this.bracketText);
+    this.bracketWord = lookupWord(bytes, 0, bytes.length);
+  }
+
   private bracketPunct(kind: number, depth: number): void {
+    if (this.bracket === BR_LITERAL && kind === P_PLUS && depth === this.bracketDepth) {
+      this.bracket = BR_PLUS;
+      return;
+    }
     if (this.bracket === BR_LITERAL && kind === P_RBRACKET && depth === this.bracketDepth) {
       this.bracket = BR_OFF;
       const chain = this.chain;
@@ -506,22 +633,26 @@ export class JsWalker implements JsTokenHandler {
 
   // --- object literals -----------------------------------------------------------------------------
 
-  private keyCandidate(word: number, line: number, column: number): void {
+  /** `depth`: where a name key stands, so that a `,` or `}` right after it makes a shorthand; -1 for a string key. */
+  private keyCandidate(word: number, line: number, column: number, depth: number): void {
     this.keyWord = word;
     this.keyLine = line;
     this.keyColumn = column;
+    this.keyDepth = depth;
   }
 
-  private property(): void {
+  private property(shorthand: boolean): void {
     const depth = this.lexer.depth;
     const word = this.keyWord;
     if (depth === 0 || depth >= MAX_FRAMES || this.lexer.frameKind() !== F_OBJECT) return;
     this.frames.keys[depth] = this.frames.keys[depth]! | PROPERTY_BIT[word]!;
     const property = { key: word, line: this.keyLine, column: this.keyColumn, callTag: this.frames.ownTags[depth - 1]!, contextTag: this.frames.contextTags[depth]! };
     const handlers = this.state.handlers;
+    if (shorthand) this.shorthand = word;
     for (let bits = PROPERTY_INTEREST[word]!, i = 0; bits !== 0; bits >>>= 1, i++) {
       if (bits & 1) handlers[i]!.property?.(property);
     }
+    this.shorthand = -1;
   }
 
   // --- declarations (for js-declarations.ts) ---------------------------------------------------------

@@ -83,7 +83,30 @@ export function checkReference(raw: string, kind: ReferenceKind, site: Reference
   const data: Record<string, unknown> = { reference, resolved: target };
   const sameLetters = site.index.byLowerCase.get(target.toLowerCase());
   if (sameLetters) data.sameLetters = sameLetters;
+  else {
+    const completed = withExtension(reference, resolved, kind, site.index);
+    if (completed) Object.assign(data, completed);
+  }
   report.add(REFERENCE_MISSING, line, column, data);
+  return undefined;
+}
+
+/** What bundlers and Node would add to a path that names no file; a browser adds nothing. */
+const COMPLETIONS: Partial<Record<ReferenceKind, readonly string[]>> = { script: ['.js', '/index.js'], stylesheet: ['.css'] };
+
+/**
+ * `import … from '../utils/util'` where `utils/util.js` is in the bundle: the file the author meant,
+ * and the reference written with it (`../utils/util.js`).
+ */
+function withExtension(reference: string, resolved: string, kind: ReferenceKind, index: BundleIndex): { existing: string; written: string } | undefined {
+  const rest = /[?#].*$/s.exec(reference)?.[0] ?? '';
+  const path = reference.slice(0, reference.length - rest.length);
+  for (const suffix of COMPLETIONS[kind] ?? []) {
+    const existing = resolved.endsWith('/') ? `${resolved}${suffix.replace(/^\//, '')}` : `${resolved}${suffix}`;
+    if (!existing.startsWith('/') && index.exact.has(existing)) {
+      return { existing, written: `${path}${path.endsWith('/') ? suffix.replace(/^\//, '') : suffix}${rest}` };
+    }
+  }
   return undefined;
 }
 

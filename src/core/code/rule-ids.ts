@@ -32,3 +32,6 @@ export const CODE_RULE_IDS: readonly string[] = [
   JS_SYNTAX,
   UNKNOWN_DISABLE_DIRECTIVE,
 ];
+
+/** Rules whose findings are about the bridge, and so hold only where the bridge was really reached. */
+export const BRIDGE_RULE_IDS: ReadonlySet<string> = new Set([BRIDGE_TOOL_TYPE, BRIDGE_DEPRECATED, BRIDGE_UNKNOWN_METHOD, BRIDGE_LITERAL_RANGE]);

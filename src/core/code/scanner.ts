@@ -24,6 +24,8 @@ export interface ScanOutput {
    * loads it as a module) or work done elsewhere: called once every file has been read.
    */
   later?: () => Promise<Finding[]>;
+  /** Whether the file's first bytes say it is library code (a licence banner, a UMD wrapper; library.ts), asked only for a file with findings. */
+  library?: () => boolean;
 }
 
 /** What a scanner may know about the bundle besides the file it reads. */

@@ -86,7 +86,7 @@ function moduleClause(context: JsRuleContext, isImport: boolean): (token: Token)
   };
 }
 
-type Data = { reference: string; resolved?: string; sameLetters?: string; escapes?: boolean; more?: number; leftOut?: ExcludedEntry };
+type Data = { reference: string; resolved?: string; sameLetters?: string; existing?: string; written?: string; escapes?: boolean; more?: number; leftOut?: ExcludedEntry };
 
 export default defineRule<Data>({
   id: 'reference-missing',
@@ -104,6 +104,7 @@ export default defineRule<Data>({
       return `"${data.reference}" refers to ${data.resolved}${where}: ${leftOutCause(data.leftOut)}${more}`;
     }
     if (data.sameLetters) return `"${data.reference}" refers to ${data.resolved}, but the bundle has ${data.sameLetters}; names are case-sensitive on the platform. Make the letter case match.${more}`;
+    if (data.existing) return `"${data.reference}" refers to ${data.resolved}, which is not in the bundle: browsers do not add an extension to a path, as bundlers and Node do. The bundle has ${data.existing}: write "${data.written}".${more}`;
     return `"${data.reference}" refers to ${data.resolved}, which is not in the bundle, so it fails to load. Add the file, or correct the path (it is relative to the folder of the file that refers to it).${more}`;
   },
   // Found by the content scanners; a file that the folder has but leaves out gets its real cause.

@@ -10,6 +10,7 @@ export interface PackFlags {
   dryRun?: boolean;
   format: string;
   quiet?: boolean;
+  verbose?: boolean;
   rule: string[];
   config?: string;
 }
@@ -24,6 +25,7 @@ export function registerPack(program: Command, context: CommandContext): void {
     .option('--dry-run', 'list every file that would go in and every one left out, with the reason; write nothing')
     .addOption(new Option('-f, --format <format>', 'output format').choices(formatNames).default('text'))
     .option('-q, --quiet', 'no progress, report errors only, print nothing when the zip is written')
+    .option('--verbose', 'list every warning in library code (vendored or minified files), which text output otherwise sums up per file')
     .addOption(ruleOption())
     .addOption(configOption())
     .addHelpText(

@@ -47,6 +47,7 @@ export async function runPack(given: string | undefined, flags: PackFlags, io: C
     const options: PackOutputOptions = {
       colour: useColour(io, io.stdoutIsTTY),
       quiet: flags.quiet ?? false,
+      verbose: flags.verbose ?? false,
       cwd: io.cwd,
       workspace: io.env['GITHUB_WORKSPACE'] || undefined,
       folder: dir,

@@ -9,6 +9,7 @@ export interface ValidateFlags {
   format: string;
   maxWarnings?: number;
   quiet: boolean;
+  verbose: boolean;
   rule: string[];
   config?: string;
   printConfig?: string;
@@ -22,6 +23,7 @@ export function registerValidate(program: Command, context: CommandContext): voi
     .addOption(new Option('-f, --format <format>', 'output format').choices(formatNames).default('text'))
     .option('--max-warnings <count>', 'exit 1 when there are more warnings than this', parseCount('--max-warnings'))
     .option('-q, --quiet', 'report errors only', false)
+    .option('--verbose', 'list every warning in library code (vendored or minified files), which text output otherwise sums up per file', false)
     .addOption(ruleOption())
     .addOption(configOption())
     .option('--print-config <file>', 'print the rule settings that apply to one file of the tool, as JSON, and check nothing')

@@ -28,11 +28,11 @@ export async function runValidate(bundle: string | undefined, flags: ValidateFla
   return code;
 }
 
-export async function printReport(report: Report, flags: Pick<ValidateFlags, 'format' | 'quiet'>, io: CliIo): Promise<void> {
+export async function printReport(report: Report, flags: Pick<ValidateFlags, 'format' | 'quiet'> & { verbose?: boolean }, io: CliIo): Promise<void> {
   const colour = useColour(io, io.stdoutIsTTY);
   const formatter = await loadFormatter(flags.format, { colour });
   if (!formatter) throw new UsageError(`unknown format "${flags.format}".`);
-  io.stdout(formatter(report, { colour, quiet: flags.quiet, cwd: io.cwd, workspace: io.env['GITHUB_WORKSPACE'] || undefined }));
+  io.stdout(formatter(report, { colour, quiet: flags.quiet, verbose: flags.verbose ?? false, cwd: io.cwd, workspace: io.env['GITHUB_WORKSPACE'] || undefined }));
 }
 
 export function exitCodeFor(report: Report, maxWarnings: number | undefined): number {
