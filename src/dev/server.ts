@@ -83,6 +83,12 @@ export interface DevServerOptions {
    * author's source through source maps, with paths relative to it. Default: the current folder.
    */
   sourceRoot?: string;
+  /**
+   * With `url`: the folder the other server serves at the page's base path (Vite's root). What goes
+   * wrong in the page's files is placed through the source maps that server sends with them, and
+   * their relative sources are found from here. Default: `sourceRoot`.
+   */
+  servedRoot?: string;
   /** Watch the folder and the fixture file for live reload; true when left out. */
   watch?: boolean;
   /** Receives what a terminal should show: warnings, reloads, problems. Must not throw. */
@@ -243,7 +249,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   );
 
   const events = createEventHub();
-  const runtimePlaces = createRuntimePlaces(realRoot, sourceRoot);
+  // A framed page's files are the other server's: what goes wrong in them is placed through what it serves.
+  const frameBase = frameUrl === undefined ? undefined : new URL('.', frameUrl).href;
+  const servedRoot = path.resolve(options.servedRoot ?? sourceRoot);
+  const runtimePlaces = createRuntimePlaces(frameBase === undefined ? { folder: realRoot } : { server: frameBase, folder: servedRoot }, sourceRoot);
   const emit = (event: DevEvent) => {
     // The tool loads again, perhaps rebuilt with new maps.
     if (event.type === 'reload') runtimePlaces.reset();
@@ -284,7 +293,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         toolPort: () => toolPort,
         toolBasePath,
         toolReport: async (body) => {
-          const read = readToolReport(body, toolToken, frameUrl === undefined ? undefined : new URL('.', frameUrl).href);
+          const read = readToolReport(body, toolToken, frameBase);
           if (read === undefined) return undefined;
           const problem = await runtimePlaces.place(read);
           log(problem.kind === 'blocked' ? 'warning' : 'error', describeToolProblem(problem));

@@ -1,20 +1,56 @@
 import path from 'node:path';
 import { MAX_MAP_BYTES, createSourcePlacer, type SourcePlacer } from '../core/source-map/source-placer.js';
 import { readInside } from '../core/source-map/read-inside.js';
+import { readServedFile, type ServedFile } from './served-files.js';
 import type { ToolProblem } from './tool-problems.js';
 
 /**
  * Places what goes wrong in the running tool at the author's source, as validate places its
- * findings: through the source maps of the tool folder's built files. The maps are read once and
- * kept until `reset`, which the server calls whenever the tool reloads (a rebuild writes new ones).
+ * findings: through the source maps of the files the tool runs. The maps are read once and kept
+ * until `reset`, which the server calls whenever the tool reloads (a rebuild writes new ones).
  */
 export interface RuntimePlaces {
   place(problem: ToolProblem): Promise<ToolProblem>;
   reset(): void;
 }
 
-/** `realRoot` is the tool folder (its real path); source paths are relative to `sourceRoot`. */
-export function createRuntimePlaces(realRoot: string, sourceRoot: string): RuntimePlaces {
+/** Where the tool's files are read from to place what happens in them. */
+export type ToolFiles =
+  /** The tool folder dev serves, by its real path. */
+  | { folder: string }
+  /**
+   * The base address of a page framed from another dev server (the folder of the page's address):
+   * its files are asked of that server, since what it serves (Vite's transformed modules, with
+   * their maps inline) may exist nowhere on disk. `folder` is the folder that server serves at that
+   * base (Vite's root), where a map's relative sources are resolved from.
+   */
+  | { server: string; folder: string };
+
+/** Source paths are relative to `sourceRoot`, the project's folder; no source outside it is used. */
+export function createRuntimePlaces(files: ToolFiles, sourceRoot: string): RuntimePlaces {
+  const placerFor = 'server' in files ? servedPlacers(new URL(files.server), files.folder, sourceRoot) : folderPlacers(files.folder, sourceRoot);
+  return {
+    async place(problem) {
+      const file = toolFile(problem.file);
+      if (file === undefined || problem.line === null || problem.column === null) return problem;
+      const placer = await placerFor.get(file);
+      // Browsers count columns in UTF-16 code units.
+      const source = await placer?.place(file, problem.line, problem.column, 'utf16').catch(() => undefined);
+      if (!source) return problem;
+      return { ...problem, file: source.file, line: source.line, column: source.column, built: { file, line: problem.line, column: problem.column } };
+    },
+    reset: () => placerFor.reset(),
+  };
+}
+
+interface Placers {
+  /** The placer for one file of the tool; undefined when the file cannot be read. */
+  get(file: string): Promise<SourcePlacer | undefined>;
+  reset(): void;
+}
+
+/** The tool folder's files and maps, read from disk: one placer until the tool reloads. */
+function folderPlacers(realRoot: string, sourceRoot: string): Placers {
   const fresh = (): SourcePlacer =>
     createSourcePlacer({
       folder: realRoot,
@@ -23,24 +59,62 @@ export function createRuntimePlaces(realRoot: string, sourceRoot: string): Runti
     });
   let placer = fresh();
   return {
-    async place(problem) {
-      const file = toolFile(problem.file);
-      if (file === undefined || problem.line === null || problem.column === null) return problem;
-      // Browsers count columns in UTF-16 code units.
-      const source = await placer.place(file, problem.line, problem.column, 'utf16').catch(() => undefined);
-      if (!source) return problem;
-      return { ...problem, file: source.file, line: source.line, column: source.column, built: { file, line: problem.line, column: problem.column } };
-    },
+    get: async () => placer,
     reset() {
       placer = fresh();
     },
   };
 }
 
+/** How many served files are kept, with their maps, between reports, and how much of their text at most. */
+const KEPT_FILES = 32;
+const KEPT_BYTES = 100_000_000;
+
 /**
- * A file of the tool as a report names it (relative to the tool folder, as the server made it), as
- * a plain path: without a query or fragment, percent-decoded; undefined for another site's file
- * or a path that climbs out.
+ * A framed page's files, asked of its server at each report: the server reloads the page by
+ * itself (a rebuild, a hot update), so a file's text may have changed since the last report
+ * without the tool reloading. A server that says which version it sends is asked whether the file
+ * changed; one placer per file is kept while its text stays the same. Map files are read only
+ * where a file's comment names them: nothing is guessed at on another server.
+ */
+function servedPlacers(base: URL, folder: string, sourceRoot: string): Placers {
+  const kept = new Map<string, { served: ServedFile; placer: SourcePlacer }>();
+  const keptBytes = () => [...kept.values()].reduce((sum, { served }) => sum + served.text.length, 0);
+  return {
+    async get(file) {
+      const before = kept.get(file);
+      const served = await readServedFile(base, file, before?.served);
+      if (served === undefined) {
+        kept.delete(file);
+        return undefined;
+      }
+      if (before !== undefined && before.served.text === served.text) {
+        before.served = served;
+        return before.placer;
+      }
+      const placer = createSourcePlacer({
+        folder,
+        root: sourceRoot,
+        readBuilt: async (wanted) => (wanted === file ? served.text : undefined),
+        readMap: async (map, named) => (named ? (await readServedFile(base, map))?.text : undefined),
+      });
+      kept.delete(file);
+      kept.set(file, { served, placer });
+      // The files reported on least lately go first.
+      for (const oldest of kept.keys()) {
+        if (kept.size <= 1 || (kept.size <= KEPT_FILES && keptBytes() <= KEPT_BYTES)) break;
+        kept.delete(oldest);
+      }
+      return placer;
+    },
+    reset: () => kept.clear(),
+  };
+}
+
+/**
+ * A file of the tool as a report names it (relative to the tool folder or the framed page's base,
+ * as the server made it), as a plain path: without a query or fragment, percent-decoded; undefined
+ * for another site's file or a path that climbs out.
  */
 function toolFile(file: string | null): string | undefined {
   if (file === null || /^[a-z][a-z0-9+.-]*:/i.test(file) || file.startsWith('/')) return undefined;

@@ -30,11 +30,12 @@ export function buildPlugin(validate: boolean): Plugin {
     async writeBundle(output) {
       if (!validate) return;
       const folder = output.dir ?? path.resolve(config.root, config.build.outDir);
-      const report = await validateBundle(folder, { rules: project.rules, overrides: project.overrides });
-      const shown = path.relative(config.root, folder).split(path.sep).join('/') || '.';
+      // Placed through the maps written beside the bundle, and named from the project's folder, as validate names them.
+      const report = await validateBundle(folder, { rules: project.rules, overrides: project.overrides, sourceMaps: { root: project.root } });
+      const shown: Shown = { root: config.root, folder: fromRoot(config.root, folder), sourceRoot: project.root };
       for (const problem of report.problems.filter((p) => p.severity === 'warning')) this.warn(`${PREFIX} ${describeProblem(problem, shown)}`);
       if (report.errorCount > 0) this.error(describeErrors(report, shown));
-      config.logger.info(`${PREFIX} ${shown}/ passes pipeline-tool validate${report.warningCount === 0 ? '' : ` with ${plural(report.warningCount, 'warning')}`}.`);
+      config.logger.info(`${PREFIX} ${shown.folder}/ passes pipeline-tool validate${report.warningCount === 0 ? '' : ` with ${plural(report.warningCount, 'warning')}`}.`);
     },
   };
 }
@@ -86,20 +87,33 @@ function warnOfOtherSource(config: ResolvedConfig, project: ProjectSettings): vo
   );
 }
 
-/**
- * One finding on one line. Files of the built folder are shown from Vite's root (`dist/assets/…`);
- * a finding already placed in the author's source (it names the built place as `built`) keeps its file.
- */
-function describeProblem(problem: Problem, folder: string): string {
-  const placed = (problem as Problem & { built?: unknown }).built !== undefined;
-  const file = problem.file === undefined ? folder : placed ? problem.file : `${folder}/${problem.file}`;
-  const place = problem.line === undefined ? file : `${file}:${problem.line}${problem.column === undefined ? '' : `:${problem.column}`}`;
-  return `${place}: ${problem.message} (${problem.ruleId})`;
+/** How paths are shown: from Vite's root, as Vite shows its own. */
+interface Shown {
+  root: string;
+  /** The built folder, from Vite's root. */
+  folder: string;
+  /** What placed findings' paths are relative to: the project's folder. */
+  sourceRoot: string;
 }
 
-function describeErrors(report: Report, folder: string): string {
+const fromRoot = (root: string, file: string) => path.relative(root, file).split(path.sep).join('/') || '.';
+
+/**
+ * One finding on one line, its file shown from Vite's root: a file of the built folder as
+ * `dist/assets/…`; a finding placed at the author's source at its source, `src/App.tsx`, with its
+ * place in the build after the rule.
+ */
+function describeProblem(problem: Problem, shown: Shown): string {
+  const file =
+    problem.file === undefined ? shown.folder : problem.built !== undefined ? fromRoot(shown.root, path.resolve(shown.sourceRoot, problem.file)) : `${shown.folder}/${problem.file}`;
+  const place = problem.line === undefined ? file : `${file}:${problem.line}${problem.column === undefined ? '' : `:${problem.column}`}`;
+  const built = problem.built === undefined ? '' : `, built: ${shown.folder}/${problem.built.file}:${problem.built.line}:${problem.built.column}`;
+  return `${place}: ${problem.message} (${problem.ruleId}${built})`;
+}
+
+function describeErrors(report: Report, shown: Shown): string {
   const errors = report.problems.filter((problem) => problem.severity === 'error');
-  return `${PREFIX} ${folder}/ would be refused: ${plural(errors.length, 'error')} from pipeline-tool validate.\n${errors.map((problem) => `  ${describeProblem(problem, folder)}`).join('\n')}\nRun pipeline-tool rules <id> to learn about a rule.`;
+  return `${PREFIX} ${shown.folder}/ would be refused: ${plural(errors.length, 'error')} from pipeline-tool validate.\n${errors.map((problem) => `  ${describeProblem(problem, shown)}`).join('\n')}\nRun pipeline-tool rules <id> to learn about a rule.`;
 }
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;

@@ -115,6 +115,10 @@ async function startHost(config: ResolvedConfig, url: string, options: PipelineP
     ...(options.sdk === undefined ? {} : { sdkVersion: options.sdk }),
     // Beside the project file, as dev keeps them: never in the build folder, which each build empties.
     settingsFile: path.join(project.root, '.pipeline-tool', 'settings.json'),
+    // Findings and runtime errors are named from the project's folder, as validate names them; what
+    // Vite serves at its base comes from its root, which is that folder or lies inside it.
+    sourceRoot: project.root,
+    servedRoot: config.root,
     ruleSettings: { rules: project.rules, overrides: project.overrides },
     onLog: (level, message) => {
       const line = `${PREFIX} ${message}`;

@@ -21,6 +21,17 @@ const CASES = [
 const answersFor = (type: InitAnswers['type']) => completeAnswers({ type, name: `Tom's "Best" <Estimator>`, shortName: "Tom's" }, 'toms');
 const readJson = async (file: string) => JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
 
+/** The lines of a workflow step, found by its name: from its `- name:` line to the next step. */
+function stepOf(yaml: string, name: string): string {
+  const lines = yaml.split('\n');
+  const start = lines.findIndex((line) => line.trim() === `- name: ${name}`);
+  expect(start, name).toBeGreaterThanOrEqual(0);
+  const indent = lines[start]!.indexOf('-');
+  const end = lines.findIndex((line, i) => i > start && line.trim() !== '' && line.search(/\S/) <= indent);
+  return lines.slice(start, end < 0 ? undefined : end).filter((line) => !line.trim().startsWith('#')).join('\n');
+}
+const runOf = (step: string) => /run: (.*)/.exec(step)?.[1] ?? '';
+
 describe.each(CASES)('initProject, $template $type', ({ template, type, source }) => {
   it('writes a small Vite project: the build is the tool, zips go to release/, nothing to delete', async () => {
     const directory = path.join(await tempDir(), 'toms');
@@ -35,7 +46,10 @@ describe.each(CASES)('initProject, $template $type', ({ template, type, source }
     // TypeScript imports pipeline-tool/bridge: no copied declarations, no jsconfig, no stored names left.
     expect(files.filter((file) => /pipeline\.d\.ts|jsconfig|^_|\/_/.test(file))).toEqual([]);
 
-    expect(await readJson(path.join(directory, 'pipeline-tool.config.json'))).toMatchObject({ source: 'dist', out: 'release' });
+    // unsafe-html is quiet for the libraries' code only, which their source maps place in node_modules/.
+    const config = await readJson(path.join(directory, 'pipeline-tool.config.json'));
+    expect(config).toMatchObject({ source: 'dist', out: 'release', overrides: [{ files: ['node_modules/'], rules: { 'unsafe-html': 'off' } }] });
+    expect(config).not.toHaveProperty('rules');
     expect(await readJson(path.join(directory, 'public/manifest.json'))).toEqual({
       $schema: '../node_modules/pipeline-tool/schemas/manifest.schema.json',
       name: `Tom's "Best" <Estimator>`,
@@ -87,6 +101,24 @@ describe('the framework templates', () => {
       expect(new Set(contents).size, `${name} in ${folders.join(', ')}`).toBe(1);
       // A React and a Vue template of each type hold each file of that type's library.
       expect(folders.length, name).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('upload their findings to code scanning as the vanilla templates do, after the build', async () => {
+    const templates = path.join(REPO, 'templates');
+    const workflow = (folder: string) => readFile(path.join(templates, folder, '_github/workflows/validate.yml'), 'utf8');
+    const vanilla = await workflow('standalone');
+    const vanillaRun = runOf(stepOf(vanilla, 'Findings as SARIF'));
+    expect(vanillaRun).toContain('--format sarif > pipeline-tool.sarif');
+    for (const folder of CASES.map(({ template, type }) => `${template}-${type}`)) {
+      const yaml = await workflow(folder);
+      expect(stepOf(yaml, 'Upload to code scanning'), folder).toBe(stepOf(vanilla, 'Upload to code scanning'));
+      const sarif = stepOf(yaml, 'Findings as SARIF');
+      expect(runOf(sarif), folder).toBe(vanillaRun);
+      // dist/ must be there: the same condition as the annotations' step.
+      expect(sarif, folder).toContain("if: ${{ !cancelled() && steps.build.outcome != 'skipped' }}");
+      expect(yaml.indexOf('- name: Findings as SARIF'), folder).toBeGreaterThan(yaml.indexOf('run: npm run validate -- --format github'));
+      expect(yaml, folder).toMatch(/\n {4}permissions:\n {6}contents: read\n(?: {6}#.*\n)* {6}security-events: write\n/);
     }
   });
 

@@ -4,6 +4,7 @@ import { mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/pro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { positionOf } from '../helpers/built-app.js';
 import { REPO } from './helpers.js';
 
 /*
@@ -268,8 +269,58 @@ describe.skipIf(process.platform === 'win32')('slow: packed, installed, scaffold
       // The built folder is what ships: the page, one script and one stylesheet, the manifest; maps stay out.
       const listed = JSON.parse((await ok(`${quote(bin)} pack --dry-run --format json`, root)).stdout) as { included: { path: string }[] };
       expect(listed.included.map((file) => file.path.replace(/-[\w-]{8}\./, '-#.')).sort()).toEqual(['assets/index-#.js', 'assets/style-#.css', 'index.html', 'manifest.json']);
+      await checkFindingsAtSource(root, template, runs);
     }
   }, 600_000);
+
+  /**
+   * The build's findings at the author's source, through the maps the build writes: a use of
+   * localStorage and an innerHTML in the app's component, each at its line, in JSON, in the
+   * workflow's annotations and in its SARIF. React's and Vue's own innerHTML are there (a --rule
+   * flag, which no override can undo, shows them in node_modules/), yet quiet, as the project
+   * file's override for node_modules/ says. The component is restored afterwards.
+   */
+  async function checkFindingsAtSource(root: string, template: string, runs: string[]): Promise<void> {
+    const file = template === 'react' ? 'src/App.tsx' : 'src/App.vue';
+    const original = await readFile(path.join(root, file), 'utf8');
+    const anchor = template === 'react' ? 'export function App() {\n' : 'const bridge = findBridge();\n';
+    expect(original, file).toContain(anchor);
+    const edited = original.replace(anchor, `${anchor}  const note = localStorage.getItem('note');\n  if (note !== null) document.body.innerHTML = note;\n`);
+    const storage = positionOf(edited, 'localStorage');
+    const html = positionOf(edited, 'innerHTML');
+    await writeFile(path.join(root, file), edited);
+    try {
+      const built = await ok('npm run build', root);
+      expect(built.stdout + built.stderr).toContain(`[pipeline-tool] ${file}:${storage.line}:${storage.column}: localStorage is not dependable`);
+
+      type Found = { ruleId: string; file?: string; line?: number; column?: number; built?: { file: string } };
+      const findings = async (flags: string) => {
+        const ran = await sh(`${quote(bin)} validate --format json ${flags}`, root);
+        expect(ran.code, ran.stderr).toBe(0);
+        return (JSON.parse(ran.stdout) as { problems: Found[] }).problems;
+      };
+      const problems = await findings('');
+      expect(problems.find((problem) => problem.ruleId === 'browser-storage')).toMatchObject({ file, ...storage, built: { file: expect.stringMatching(/^assets\/index-[\w-]{8}\.js$/) } });
+      expect(problems.filter((problem) => problem.ruleId === 'unsafe-html')).toEqual([expect.objectContaining({ file, ...html })]);
+      // The runtime's own, quiet above: placed in its package, matched by the override's pattern.
+      const everywhere = (await findings('--rule unsafe-html=warn')).filter((problem) => problem.ruleId === 'unsafe-html' && problem.file !== file);
+      expect(everywhere.length).toBeGreaterThan(0);
+      for (const problem of everywhere) expect(problem.file).toMatch(template === 'react' ? /^node_modules\/react-dom\// : /^node_modules\/@vue\//);
+
+      // CI: the annotations name the source line, and so does the SARIF for code scanning.
+      const annotate = runs.find((run) => run.includes('--format github') && run.includes('validate'))!;
+      const annotated = await sh(annotate, root);
+      expect(annotated.code).toBe(1);
+      expect(annotated.stdout).toMatch(new RegExp(`^::warning file=${file.replace('.', '\\.')},line=${storage.line},col=${storage.column},title=pipeline-tool browser-storage::`, 'm'));
+      const sarifStep = runs.find((run) => run.includes('--format sarif'))!;
+      await ok(sarifStep, root);
+      const sarif = JSON.parse(await readFile(path.join(root, 'pipeline-tool.sarif'), 'utf8')) as { runs: { results: { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }[] }[] }[] };
+      const located = sarif.runs[0]!.results.map((result) => [result.ruleId, result.locations[0]!.physicalLocation.artifactLocation.uri, result.locations[0]!.physicalLocation.region.startLine]);
+      expect(located).toEqual(expect.arrayContaining([['browser-storage', file, storage.line], ['unsafe-html', file, html.line]]));
+    } finally {
+      await writeFile(path.join(root, file), original);
+    }
+  }
 
 });
 

@@ -107,15 +107,37 @@ describe('vite build with pipeline-tool/vite', () => {
     expect(builtFiles(root).some((file) => file.endsWith('.webp'))).toBe(false);
   });
 
-  it('shows validate\u2019s warnings as Vite\u2019s, and fails on its errors, listing each', async () => {
+  it('shows validate\u2019s warnings as Vite\u2019s, at the source line through the map it writes, and fails on its errors, listing each', async () => {
     const warned = await buildProject({ ...TOOL, 'src/later.ts': "export const word = 'later';\nalert('hello');\n" });
     expect(warned.error).toBeUndefined();
-    expect(warned.logger.text('warn')).toMatch(/\[pipeline-tool\] dist\/assets\/index-[\w-]+\.js:\d+:\d+: .*alert.* \(dialog-call\)/);
+    expect(warned.logger.text('warn')).toMatch(/\[pipeline-tool\] src\/later\.ts:2:1: .*alert.* \(dialog-call, built: dist\/assets\/index-[\w-]+\.js:\d+:\d+\)$/m);
     expect(warned.logger.text('info')).toContain('[pipeline-tool] dist/ passes pipeline-tool validate with 1 warning.');
+    // Without maps, the finding is where it is in the bundle.
+    const unmapped = await buildProject({ ...TOOL, 'src/later.ts': "export const word = 'later';\nalert('hello');\n" }, { build: { sourcemap: false } });
+    expect(unmapped.logger.text('warn')).toMatch(/\[pipeline-tool\] dist\/assets\/index-[\w-]+\.js:\d+:\d+: .*alert.* \(dialog-call\)$/m);
 
     const { 'public/manifest.json': _manifest, ...withoutManifest } = TOOL;
     const failed = await buildProject(withoutManifest);
     expect(failed.error?.message).toMatch(/\[pipeline-tool\] dist\/ would be refused: 1 error from pipeline-tool validate\.\n {2}dist\/manifest\.json: .* \(manifest-missing\)\n/);
+  });
+
+  it('fails on an error in the author\u2019s code, naming its line in src/', async () => {
+    const main = `${TOOL['src/main.ts']}void (window as any).pipeline.quotes.addLines([{ qty: 1, unitPrice: 5, taxRate: 0.15 }]);\n`;
+    const { error } = await buildProject({ ...TOOL, 'public/manifest.json': JSON.stringify({ ...MANIFEST, type: 'standalone' }), 'src/main.ts': main });
+    const line = main.split('\n').length - 1;
+    expect(error?.message).toMatch(/\[pipeline-tool\] dist\/ would be refused: 1 error from pipeline-tool validate\.\n/);
+    expect(error?.message).toMatch(new RegExp(`^ {2}src/main\\.ts:${line}:\\d+: pipeline\\.quotes\\.addLines only works in a quoting_extension.* \\(bridge-tool-type, built: dist/assets/index-[\\w-]+\\.js:\\d+:\\d+\\)$`, 'm'));
+  });
+
+  it('names the source from Vite\u2019s root, and applies overrides written from the project file\u2019s folder above it', async () => {
+    const app = Object.fromEntries(Object.entries(TOOL).map(([file, content]) => [`app/${file}`, content]));
+    const later = "export const word = 'later';\nalert('hello');\nlocalStorage.setItem('word', word);\n";
+    const config = { source: 'app/dist', overrides: [{ files: ['app/src/later.ts'], rules: { 'dialog-call': 'off' } }] };
+    const root = viteProject({ ...app, 'app/src/later.ts': later, 'pipeline-tool.config.json': JSON.stringify(config) });
+    const logger = captureLogger();
+    await build({ root: path.join(root, 'app'), configFile: false, customLogger: logger, logLevel: 'info', plugins: [pipeline()] });
+    expect(logger.text('warn')).not.toContain('dialog-call');
+    expect(logger.text('warn')).toMatch(/\[pipeline-tool\] src\/later\.ts:3:1: localStorage .* \(browser-storage, built: dist\/assets\/index-[\w-]+\.js:\d+:\d+\)$/m);
   });
 
   it('applies the project file\u2019s rule settings, and warns when its source is not the build folder', async () => {

@@ -21,7 +21,11 @@ export interface SourcePosition {
 export type ColumnUnit = 'characters' | 'utf16';
 
 export interface SourcePlacerOptions {
-  /** The built folder on disk. Map files are read from inside it only, never through a link out of it. */
+  /**
+   * The built folder on disk. A built file's path is taken inside it, which is what a map's relative
+   * sources are resolved from; map files are read from inside it only, never through a link out of
+   * it (unless `readMap` reads them).
+   */
   folder: string;
   /**
    * What source paths are made relative to: the project's folder. A map's source that lies outside
@@ -30,6 +34,13 @@ export interface SourcePlacerOptions {
   root: string;
   /** The text of a built file, by its slash-separated path in the folder; undefined when it cannot be had. */
   readBuilt: (file: string) => Promise<string | undefined>;
+  /**
+   * The text of a map file, by its slash-separated path in the folder: `named` when a built file's
+   * comment names it, else the `<file>.map` looked for beside a built file that has no comment.
+   * Undefined when it cannot be had. Default: read from the folder on disk (up to
+   * {@link MAX_MAP_BYTES}, never through a link out of it).
+   */
+  readMap?: (file: string, named: boolean) => Promise<string | undefined>;
 }
 
 export interface SourcePlacer {
@@ -72,6 +83,7 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
   const texts = new Map<string, string>();
   const sourceLineStarts = new Map<string, number[]>();
   let realRootOnce: Promise<string> | undefined;
+  const readMap = options.readMap ?? (async (file: string) => (await readInside(folder, path.join(folder, ...file.split('/')), MAX_MAP_BYTES))?.toString('utf8'));
 
   const load = (file: string) => {
     let loaded = maps.get(file);
@@ -95,9 +107,10 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
     } else if (reference.kind === 'unusable') {
       return null;
     } else {
-      const mapPath = reference.kind === 'file' ? path.join(folder, ...reference.path.split('/')) : `${builtPath}.map`;
+      const mapFile = reference.kind === 'file' ? reference.path : `${file}.map`;
+      const mapPath = path.join(folder, ...mapFile.split('/'));
       if (pathInside(folder, mapPath) === undefined) return null;
-      json = (await readInside(folder, mapPath, MAX_MAP_BYTES))?.toString('utf8');
+      json = await readMap(mapFile, reference.kind === 'file');
       mapUrl = pathToFileURL(mapPath).href;
     }
     if (json === undefined) return null;
