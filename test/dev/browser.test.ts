@@ -229,12 +229,11 @@ describe.skipIf(!hasChromium)('pipeline-tool dev in Chromium', () => {
         dialogs += 1;
         void dialog.dismiss();
       });
+      // A dialog that opened would wait for the dismissal counted below; none may open.
       const sandbox = await frame.evaluate(() => {
-        const started = performance.now();
         const alerted = window.alert('hello');
         const confirmed = window.confirm('sure?');
         const prompted = window.prompt('name?');
-        const took = performance.now() - started;
         let storage: string;
         try {
           window.localStorage.setItem('k', 'v');
@@ -249,10 +248,9 @@ describe.skipIf(!hasChromium)('pipeline-tool dev in Chromium', () => {
         } catch (error) {
           session = (error as Error).name;
         }
-        return { alerted: alerted === undefined, confirmed, prompted, took, storage, session, cookie: (() => { try { return document.cookie; } catch (error) { return (error as Error).name; } })() };
+        return { alerted: alerted === undefined, confirmed, prompted, storage, session, cookie: (() => { try { return document.cookie; } catch (error) { return (error as Error).name; } })() };
       });
       expect(sandbox).toMatchObject({ alerted: true, confirmed: false, prompted: null, storage: 'SecurityError', session: 'SecurityError', cookie: 'SecurityError' });
-      expect(sandbox.took).toBeLessThan(1_000);
       expect(dialogs).toBe(0);
     });
 

@@ -39,7 +39,7 @@ describe('init with flags', () => {
     });
     await expectCleanTool(project);
     // The next steps are the project's own scripts, with the zip's real name.
-    for (const command of ['cd estimator', 'npm install', 'npm run dev', 'npm run pack', 'dist/Kitchen-2.1.0.zip', 'npx pipeline-tool version patch']) {
+    for (const command of ['cd estimator', 'npm install', 'npm run dev', 'npm run pack', 'dist/kitchen-2.1.0.zip', 'npx pipeline-tool version patch']) {
       expect(result.stdout).toContain(command);
     }
   });

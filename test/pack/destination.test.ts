@@ -7,7 +7,7 @@ import { packFolder } from '../../src/core/pack/pack-folder.js';
 import { tempDir, writeFolder } from '../helpers/bundles.js';
 import { goodFiles } from './helpers.js';
 
-const NAME = 'Kitchen-1.2.0.zip';
+const NAME = 'kitchen-1.2.0.zip';
 
 /** A folder on another file system than the temporary folder, where one exists (Linux: /dev/shm). */
 function otherFileSystem(): string | undefined {

@@ -44,7 +44,7 @@ describe('pipeline-tool version', () => {
     expect(result.stdout).toContain(`src/manifest.json  1.0.0 → ${expected}`);
     expect(result.stdout).toContain(`package.json       1.0.0 → ${expected}`);
     // The zip name follows the version, letters of the short name kept.
-    expect(result.stdout).toMatch(new RegExp(`Next: npm run pack +builds Café-${expected.replace(/\./g, '\\.')}\\.zip`));
+    expect(result.stdout).toMatch(new RegExp(`Next: npm run pack +builds café-${expected.replace(/\./g, '\\.')}\\.zip`));
   });
 
   it('works on a tool folder with no project around it, and the zip pack then writes carries the new version', () => {
@@ -56,7 +56,7 @@ describe('pipeline-tool version', () => {
     expect(result.stdout).not.toContain('package.json');
     const packed = runCli(['pack', 'src', '-o', 'dist/'], { cwd: root });
     expect(packed.code, packed.stdout + packed.stderr).toBe(0);
-    expect(readdirSync(path.join(root, 'dist'))).toEqual(['Café-1.1.0.zip']);
+    expect(readdirSync(path.join(root, 'dist'))).toEqual(['café-1.1.0.zip']);
   });
 
   it('keeps a byte-order mark, CRLF line ends and an escaped "version" text elsewhere as they were', () => {

@@ -33,14 +33,15 @@ export function registerDev(program: Command, context: CommandContext): void {
       'after',
       `
 Examples:
-  $ pipeline-tool dev
-  $ pipeline-tool dev dist --port 4810 --fixtures fixtures.json --sdk 2.3.0
-  $ curl -H "Authorization: Bearer ${BUILT_IN_API_KEY}" http://127.0.0.1:4800/api/v1/customers
+  $ pipeline-tool dev                       the project's tool (pipeline-tool.config.json), or the folder you stand in
+  $ pipeline-tool dev my-tool               a project by its folder: its "source" is served
+  $ pipeline-tool dev src --port 4810 --sdk 2.3.0   a tool folder, on another port, acting as an older host
 
 Open the printed address in a browser. Settings the tool stores are kept in
 .pipeline-tool/settings.json beside pipeline-tool.config.json, or without one in the folder you
 run the command from. The same address serves the platform's REST API v1 under /api/v1 over the
-same data; the API key in use is printed at start (the one above, with the built-in data).
+same data; the API keys in use are printed at start. With the built-in data, try:
+  curl -H "Authorization: Bearer ${BUILT_IN_API_KEY}" http://127.0.0.1:4800/api/v1/customers
 Stop with Ctrl-C.`,
     )
     .action(async (dir: string | undefined, flags: DevFlags) => {
