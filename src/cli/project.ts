@@ -9,7 +9,7 @@ import type { RuleSetting } from '../core/validate.js';
 import { UsageError } from './errors.js';
 import type { CliIo } from './io.js';
 import { parseRuleFlags } from './rule-flags.js';
-import { shownPath } from './shown-path.js';
+import { shownPath } from '../core/shown-path.js';
 
 export { shownPath };
 

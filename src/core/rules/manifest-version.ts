@@ -40,10 +40,19 @@ export default defineRule<{ value: string; suggestion?: string }>({
   check: ({ manifest }) => {
     const value = manifestString(manifest, 'version');
     if (value === undefined || value.trim() === '' || isStrictSemver(value)) return [];
-    // semver reads nothing from a number written with a leading zero (`01.2.3`), which SemVer
-    // forbids outside build metadata; the number it stands for is what the author meant.
-    const readable = value.replace(/^\s*[vV=]\s*/, '').replace(/(?<![\dA-Za-z])0+(?=\d)/g, '');
-    const coerced = loadSemver().coerce(readable, { includePrerelease: true })?.version;
-    return [atManifestKey(manifest, 'version', { value, ...(coerced && isStrictSemver(coerced) ? { suggestion: coerced } : {}) })];
+    const suggestion = suggestSemver(value);
+    return [atManifestKey(manifest, 'version', { value, ...(suggestion ? { suggestion } : {}) })];
   },
 });
+
+/**
+ * The strict SemVer version a loosely written one stands for (`v1.2` → `1.2.0`, `2` → `2.0.0`),
+ * or undefined when nothing version-like is in it.
+ */
+export function suggestSemver(value: string): string | undefined {
+  // semver reads nothing from a number written with a leading zero (`01.2.3`), which SemVer
+  // forbids outside build metadata; the number it stands for is what the author meant.
+  const readable = value.replace(/^\s*[vV=]\s*/, '').replace(/(?<![\dA-Za-z])0+(?=\d)/g, '');
+  const coerced = loadSemver().coerce(readable, { includePrerelease: true })?.version;
+  return coerced && isStrictSemver(coerced) && coerced !== value ? coerced : undefined;
+}

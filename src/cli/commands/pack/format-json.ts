@@ -1,6 +1,6 @@
 import type { PackResult } from '../../../core/pack/pack-folder.js';
 import { formatJson } from '../../formatters/json.js';
-import { shownPath } from '../../shown-path.js';
+import { shownPath } from '../../../core/shown-path.js';
 import { measures, type PackOutputOptions } from './limits.js';
 
 /**

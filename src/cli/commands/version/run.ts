@@ -1,7 +1,10 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { Chalk } from 'chalk';
+import { CONFIG_FILE } from '../../../core/config/file-name.js';
+import { loadProjectConfig, type LoadedConfig } from '../../../core/config/load-config.js';
 import { TOOL_FOLDER } from '../../../core/init/plan.js';
+import { shownPath } from '../../../core/shown-path.js';
 import { MANIFEST_PATH } from '../../../core/paths.js';
 import { bumpVersion, type BumpResult } from '../../../core/release/bump-version.js';
 import { EXIT } from '../../exit-codes.js';
@@ -9,31 +12,44 @@ import { useColour, type CliIo } from '../../io.js';
 import type { VersionFlags } from './command.js';
 
 export async function runVersion(release: string, dir: string | undefined, flags: VersionFlags, io: CliIo): Promise<number> {
-  const folder = dir ?? (await defaultFolder(io.cwd));
+  const { folder, project } = await toolFolder(dir, io.cwd);
   const result = await bumpVersion(folder, release.trim(), { force: flags.force, cwd: io.cwd });
-  io.stdout(summary(result, io));
+  // With a project file, pack writes into its "out": name the zip there.
+  const out = project?.config.out === undefined ? undefined : path.resolve(project.root, project.config.out);
+  io.stdout(summary(result, io, out));
   return EXIT.ok;
 }
 
-/** The current folder when it is a tool folder, else the src/ of a project made by `init`. */
-async function defaultFolder(cwd: string): Promise<string> {
+/**
+ * The tool folder, found as dev, pack and validate find it: a project folder given is its
+ * `source`; with no folder, the project file's `source` from anywhere in the project; else the
+ * current folder when it holds a manifest, or its src/ (the layout `init` creates).
+ */
+async function toolFolder(dir: string | undefined, cwd: string): Promise<{ folder: string; project?: LoadedConfig }> {
+  const show = (file: string) => shownPath(file, cwd);
+  const sourceOf = (project: LoadedConfig) => ({ folder: show(path.resolve(project.root, project.config.source ?? '.')), project });
+  if (dir !== undefined) {
+    const own = path.join(path.resolve(cwd, dir), CONFIG_FILE);
+    const project = (await lstat(own).catch(() => undefined))?.isFile() ? await loadProjectConfig(cwd, show(own), show) : undefined;
+    return project ? sourceOf(project) : { folder: dir };
+  }
+  const project = await loadProjectConfig(cwd, undefined, show);
+  if (project) return sourceOf(project);
   const here = await lstat(path.join(cwd, MANIFEST_PATH)).catch(() => undefined);
-  if (here) return '.';
+  if (here) return { folder: '.' };
   const inside = await lstat(path.join(cwd, TOOL_FOLDER, MANIFEST_PATH)).catch(() => undefined);
-  return inside?.isFile() ? TOOL_FOLDER : '.';
+  return { folder: inside?.isFile() ? TOOL_FOLDER : '.' };
 }
 
-function summary(result: BumpResult, io: CliIo): string {
+function summary(result: BumpResult, io: CliIo, out: string | undefined): string {
   const colour = new Chalk({ level: useColour(io, io.stdoutIsTTY) ? 1 : 0 });
-  const show = (file: string) => {
-    const relative = path.relative(io.cwd, file);
-    return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
-  };
+  const show = (file: string) => shownPath(file, io.cwd);
   const changes = [result.manifest, ...(result.packageJson ? [result.packageJson] : [])];
   const width = Math.max(...changes.map((change) => show(change.file).length));
   const lines = changes.map((change) => `${colour.green('✔')} ${show(change.file).padEnd(width)}  ${change.from} → ${colour.bold(change.to)}`);
   const folder = show(result.folder);
-  const pack = result.scripts['pack'] !== undefined ? 'npm run pack' : `npx pipeline-tool pack ${folder === '' ? '.' : folder}`;
-  lines.push('', `Next: ${colour.cyan(pack)}   ${colour.dim(`builds ${result.zipName}`)}`, '');
+  const pack = result.scripts['pack'] !== undefined ? 'npm run pack' : `npx pipeline-tool pack ${folder}`;
+  const zip = out === undefined ? result.zipName : show(path.join(out, result.zipName));
+  lines.push('', `Next: ${colour.cyan(pack)}   ${colour.dim(`builds ${zip}`)}`, '');
   return lines.join('\n');
 }
