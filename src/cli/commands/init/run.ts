@@ -274,14 +274,18 @@ function toolkitNote(result: InitResult): string | undefined {
   const { toolkit } = result;
   if (!result.written.includes('package.json')) return undefined;
   if (toolkit.running && toolkit.kind === 'registry') return undefined;
+  // npm keeps a local path in package-lock.json relative to the project: a copy elsewhere must
+  // relink with `npm install` before `npm ci` works there.
+  const local =
+    ' CI elsewhere cannot reach that path: depend on a published version or a git URL before pushing.' +
+    ' A copy of the project in another folder needs `npm install` (not `npm ci`) once, to relink it.';
   if (toolkit.running) {
     return (
       `This pipeline-tool was not installed from the npm registry, so the project's package.json installs it from this copy: ${toolkit.spec}\n` +
-      '(choose another source with --pipeline-tool <spec>). CI elsewhere cannot reach that path: depend on a published version or a git URL before pushing.'
+      `(choose another source with --pipeline-tool <spec>).${local}`
     );
   }
-  const local = toolkit.kind === 'local' ? ' CI elsewhere cannot reach that path: depend on a published version or a git URL before pushing.' : '';
-  return `The project's package.json installs pipeline-tool from ${toolkit.spec} (--pipeline-tool).${local}`;
+  return `The project's package.json installs pipeline-tool from ${toolkit.spec} (--pipeline-tool).${toolkit.kind === 'local' ? local : ''}`;
 }
 
 /** Quotes a path for a POSIX shell when it holds anything beyond plain path characters. */
