@@ -239,6 +239,7 @@ describe('a project file with a mistake', () => {
     ['a bad setting', '{ "rules": { "unsafe-html": "silent" } }', ['pipeline-tool.config.json:1:14: rule "unsafe-html" can be set to off, warn or error']],
     ['a bad glob', '{ "overrides": [{ "files": ["vendor/[z-a]/**"], "rules": { "unsafe-html": "off" } }] }', ['pipeline-tool.config.json:1:29: overrides[0].files[0] is not a usable pattern']],
     ['a comment for a glob', '{ "overrides": [{ "files": ["# vendor"], "rules": { "unsafe-html": "off" } }] }', ['is a comment in gitignore syntax']],
+    ['only negations for globs', '{ "overrides": [{ "files": ["!vendor/own.js"], "rules": { "unsafe-html": "off" } }] }', ['pipeline-tool.config.json:1:19: overrides[0].files holds only negations', '["vendor/**", "!vendor/own.js"]']],
     ['a locked rule relaxed', '{ "rules": { "bundle-size": "off" } }', ['pipeline-tool.config.json:1:14: "bundle-size" cannot be turned off']],
     ['a locked rule relaxed in an override', '{ "overrides": [{ "files": ["vendor/**"], "rules": { "file-type": "warn" } }] }', ['"file-type" cannot be turned off or down']],
     ['a source outside the project', '{ "source": "../other" }', ['"source" must stay inside the project']],
@@ -258,6 +259,16 @@ describe('a project file with a mistake', () => {
       }
       expect(zipsIn(path.join(project, 'dist'))).toEqual([]);
     });
+  }
+});
+
+it('a pattern that matches no file of the tool today is accepted: files come and go', () => {
+  const project = scaffold();
+  writeConfig(project, { ...DEFAULT_CONFIG, overrides: [{ files: ['vendor/**'], rules: { 'unsafe-html': 'off' } }] });
+  for (const command of ['validate', 'pack']) {
+    const result = runCli([command], { cwd: project });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
   }
 });
 
