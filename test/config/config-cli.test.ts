@@ -232,7 +232,7 @@ describe('--print-config', () => {
 
 describe('a project file with a mistake', () => {
   const cases: Array<[string, string, string[]]> = [
-    ['not JSON', '{\n  "source": "src",\n}\n', ['pipeline-tool.config.json:3:1: not valid JSON']],
+    ['not JSON', '{\n  "source": "src",\n}\n', ['pipeline-tool.config.json:2:18: not valid JSON']],
     ['not UTF-8', '{ "source": "sr\u00ff" }', []],
     ['an unknown key', '{\n  "out": "dist",\n  "sorce": "src"\n}', ['pipeline-tool.config.json:3:3: unknown key "sorce"', 'did you mean "source"?']],
     ['an unknown rule id', '{ "rules": { "refrence-missing": "off" } }', ['pipeline-tool.config.json:1:14: unknown rule "refrence-missing"; did you mean "reference-missing"?']],

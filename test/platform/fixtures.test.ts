@@ -177,7 +177,7 @@ describe('broken fixture files', () => {
   });
 
   it.each([
-    ['a trailing comma', '{"customers": [],\n}', 2, 1],
+    ['a trailing comma', '{"customers": [],\n}', 1, 17],
     ['an unclosed string', '{"mode": "extend}', 1, 10],
     ['an empty file', '', 1, 1],
     ['text after the value', '{}\n{}', 2, 1],

@@ -4,10 +4,13 @@ import { positionOf, scanJson } from '../../src/core/json/scan-json.js';
 describe('scanJson points at the mistake', () => {
   it.each([
     ['{\n  "name": "K",\n  "oops"\n}', 4, 1, 'expected ":"'],
-    ['{\n  "a": 1,\n}', 3, 1, 'trailing comma'],
+    // A trailing comma is placed at the comma, not at the bracket a line below.
+    ['{\n  "a": 1,\n}', 2, 9, 'trailing comma'],
+    ['{\n  "a": 1,\n  \n}', 2, 9, 'trailing comma'],
     ['{"a": 1 // note\n}', 1, 9, 'comments'],
     ["{'a': 1}", 1, 2, 'property name'],
-    ['{"a": [1, 2,]}', 1, 13, 'trailing comma'],
+    ['{"a": [1, 2,]}', 1, 12, 'trailing comma'],
+    ['[\n  1,\n  2 ,\n]', 3, 5, 'trailing comma'],
     ['{"a": "line\nbreak"}', 1, 12, 'line break'],
     ['{"a": tru}', 1, 7, 'unexpected'],
     ['{"a": 1} x', 1, 10, 'after the end'],
