@@ -38,3 +38,13 @@ describe('scanJson on valid JSON', () => {
     expect(scan.offsets.has('/a/0/x~1y')).toBe(true);
   });
 });
+
+describe('a trailing comma in a manifest', () => {
+  it('is reported by validate at the comma', async () => {
+    const { validateBundle } = await import('../../src/core/validate.js');
+    const { writeFolder, goodFiles } = await import('../helpers/bundles.js');
+    const folder = writeFolder({ ...goodFiles(), 'manifest.json': '{\n  "name": "Kitchen",\n  "type": "standalone",\n}\n' });
+    const report = await validateBundle(folder);
+    expect(report.problems.find((p) => p.ruleId === 'manifest-syntax')).toMatchObject({ file: 'manifest.json', line: 3, column: 23 });
+  });
+});
