@@ -35,6 +35,7 @@ const APP_JS = [
   "window.open('https://example.com/popup');",
   "document.getElementById('order').addEventListener('submit', () => { document.body.dataset.submitted = 'yes'; });",
   "setTimeout(function away() { window.top.location.href = 'https://example.com/away'; }, 0);",
+  'window.pipeline.quotes.addLines([{ qty: -1, unitPrice: 1, taxRate: 0 }]);',
   '',
 ].join('\n');
 
@@ -71,7 +72,7 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
       const frame = await findToolFrame(page, server, 'troubled');
       await frame.click('#send');
       await frame.click('#leave');
-      await expect.poll(async () => (await problems(page)).length, { timeout: 5_000 }).toBeGreaterThanOrEqual(10);
+      await expect.poll(async () => (await problems(page)).length, { timeout: 5_000 }).toBeGreaterThanOrEqual(11);
       const shown = await problems(page);
       const find = (kind: string, text: string) => shown.find(([k, t]) => k === kind && t.includes(text));
       // A syntax error in a classic script is caught, with its place: the reporter runs first.
@@ -86,6 +87,9 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
       // Asked for twice by the browser (preload scanner and parser), shown once.
       expect(shown.filter(([kind, text]) => kind === 'missing' && text.includes('lib/missing.js'))).toHaveLength(1);
       expect(find('error', 'app.js:6:')?.[1]).toContain('The sandbox keeps the tool from navigating the host page');
+      // A bridge call the host refused and nobody awaited: at the tool's line that made it, not in the SDK.
+      expect(find('rejection', 'app.js:7:24')?.[1]).toContain('BridgeError: quotes.addLines rejected the whole batch');
+      expect(shown.some(([, text]) => text.includes('__pipeline') || text.includes('sdk.js'))).toBe(false);
       // The box is in the page, above the tool, and says how many.
       expect(await page.locator('#tool-problems').isVisible()).toBe(true);
       expect(await page.locator('#tool-problems .problems-head strong').textContent()).toBe(`${shown.length} problems in the tool`);
@@ -107,7 +111,7 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
       await page.waitForTimeout(300);
       expect((await problems(page)).map(([kind]) => kind).filter((kind) => kind === 'missing')).toHaveLength(2);
       const kinds = (await problems(page)).map(([kind]) => kind);
-      expect(kinds.filter((kind) => kind === 'rejection')).toHaveLength(1);
+      expect(kinds.filter((kind) => kind === 'rejection')).toHaveLength(2);
       await page.click('#tool-problems button');
       expect(await page.locator('#tool-problems').isHidden()).toBe(true);
     });
