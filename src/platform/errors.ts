@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   TOOL_TYPE_NOT_ALLOWED: 'This type of tool may not call the method (a standalone tool changing the open quote).',
   INVALID_ARGUMENT: 'The arguments are wrong; details lists every problem. Nothing was changed.',
   BATCH_REJECTED: 'quotes.addLines or quotes.addSections refused the whole batch; details lists every problem. Nothing was changed.',
+  CALL_TOO_LARGE: 'The call is larger than the emulated host takes in one call (5,000,000 bytes as JSON). Nothing was changed.',
   INTERNAL_ERROR: 'A fault in the emulator, not in the tool. Please report it.',
 } as const satisfies Record<BridgeErrorCode, string>;
 
