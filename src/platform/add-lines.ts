@@ -154,7 +154,7 @@ function readSection(reader: RecordReader, checks: CallChecks): { key: SectionKe
 
 /** Task lines a product's task sequence injects after it: qty 1, prices from the fixture. */
 function injectTasks(product: LinkedItem, taxRate: Decimal, context: BatchContext): LineDraft[] {
-  const self = resolveSupplier(context.data, context.tenantId, null, 'ignore-case').supplier;
+  const self = resolveSupplier(context.data, context.tenantId, null).supplier;
   const tasks: LineDraft[] = [];
   for (const step of product.taskSequence) {
     const template = context.data.taskTemplates.find((t) => t.tenantId === context.tenantId && t.code === step.code && t.active);
@@ -228,7 +228,7 @@ function readLine(raw: unknown, index: number, checks: CallChecks, context: Batc
     return undefined;
   }
   const taxRate = normaliseTaxRate(rawTaxRate, reader, checks);
-  const supplier = resolveSupplier(context.data, context.tenantId, texts.supplierRef ?? null, 'ignore-case');
+  const supplier = resolveSupplier(context.data, context.tenantId, texts.supplierRef ?? null);
   if (supplier.fallbackReason !== null) {
     checks.warn('SUPPLIER_NOT_RESOLVED', reader.at('supplierRef'), `${describeValue(texts.supplierRef)} fell back to the Self supplier: ${supplier.fallbackReason}`);
   }

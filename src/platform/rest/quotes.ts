@@ -76,7 +76,7 @@ export function readApiQuoteRequest(raw: unknown, checks: CallChecks, context: C
     customerId === undefined
       ? undefined
       : (context.data.customers.find((c) => c.tenantId === context.tenantId && sameId(c.id, customerId)) ?? unknownId(checks, reader.at('customerId'), customerId, 'customer'));
-  const self = resolveSupplier(context.data, context.tenantId, null, 'exact').supplier;
+  const self = resolveSupplier(context.data, context.tenantId, null).supplier;
 
   const lines = readList(reader.raw('lines'), reader.at('lines'), checks, CREATE_LINE_LIMITS, (item, index) => {
     if (!isRecord(item)) {
