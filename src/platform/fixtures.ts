@@ -13,6 +13,7 @@ import { positionFinder, positionOf, scanJson } from '../core/json/scan-json.js'
 import { DEFAULT_FIXTURES } from './default-fixtures.js';
 import type { FixtureApiKey } from './rest/keys.js';
 import { FixtureError, type FixtureProblem } from './errors.js';
+import { fixtureQuoteProblems } from './rest/quotes.js';
 import { settingSlot, type JsonValue } from './settings.js';
 
 /*
@@ -53,7 +54,21 @@ export interface FixtureSupplier extends TenantRow, ActiveRow {
   name: string;
 }
 export interface FixtureJob extends BridgeJobDto, TenantRow, ActiveRow {}
-export interface FixtureQuote extends BridgeQuoteDto, TenantRow {}
+/** A line of a fixture quote, as GET /api/v1/quotes/{id} shows it; the model prices it. */
+export interface FixtureQuoteLine {
+  skuId?: string | null;
+  description?: string | null;
+  productCode?: string | null;
+  qty: number;
+  unitPrice: number;
+  /** A fraction, as quotes.create takes it: 0.15 is 15%. */
+  taxRate: number;
+  supplierRef?: string | null;
+}
+export interface FixtureQuote extends BridgeQuoteDto, TenantRow {
+  /** The quote's lines; their total must be the quote's `total`. */
+  lines?: FixtureQuoteLine[];
+}
 export interface FixtureOpenQuote {
   id: string;
   ref: string;
@@ -195,6 +210,7 @@ function findReferenceProblems(file: FixtureFile, merged: Fixtures): Omit<Fixtur
     if (seenSettings.has(slot)) problems.push({ pointer: `/settings/${index}`, message: `setting "${setting.key}" of tool "${setting.toolId}" is given twice` });
     seenSettings.add(slot);
   });
+  problems.push(...fixtureQuoteProblems(file.quotes ?? []));
   (file.products ?? []).forEach((product, index) => {
     const tenant = product.tenantId ?? merged.context.tenantId;
     (product.taskSequence ?? []).forEach((step, stepIndex) => {

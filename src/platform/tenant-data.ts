@@ -5,6 +5,7 @@ import type {
   FixtureJob,
   FixtureJobCostTemplate,
   FixtureProduct,
+  FixtureQuoteLine,
   FixtureSupplier,
   FixtureTaskTemplate,
   Fixtures,
@@ -32,7 +33,7 @@ export type CostItemRow = Switchable<FixtureCostItem>;
 export type JobCostTemplateRow = Switchable<FixtureJobCostTemplate>;
 export type SupplierRow = Switchable<FixtureSupplier>;
 export type JobRow = Switchable<FixtureJob>;
-export type QuoteRow = BridgeQuoteDto & { tenantId: string };
+export type QuoteRow = BridgeQuoteDto & { tenantId: string; lines?: FixtureQuoteLine[] };
 
 export interface TenantData {
   customers: CustomerRow[];

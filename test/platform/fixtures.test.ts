@@ -162,6 +162,19 @@ describe('fixture problems in words', () => {
     ]);
   });
 
+  it("a quote's lines must add up to its total, and are checked as quote lines", async () => {
+    const quote = { id: '80000000-0000-4000-8000-000000000901', ref: 'Q-0901', customerName: 'Fixture', status: 'Sent', date: '2025-02-01T00:00:00.000Z' };
+    const lines = [{ description: 'Visit', qty: 2, unitPrice: 50, taxRate: 0.15 }];
+    const text = `{\n  "quotes": [\n    ${JSON.stringify({ ...quote, total: 100, lines })}\n  ]\n}`;
+    const error = await fixtureErrorOf(text, 'FIXTURE_INVALID');
+    expect(error.problems.map((p) => [p.pointer, p.line, p.message])).toEqual([
+      ['/quotes/0/total', 3, "total is 100, but the quote's lines add up to 115 (nett 100, tax 15); make the two agree"],
+    ]);
+    await expect(parseFixtures(JSON.stringify({ quotes: [{ ...quote, total: 115, lines }] }), 'fixtures.json')).resolves.toBeDefined();
+    const badLine = await fixtureErrorOf(JSON.stringify({ quotes: [{ ...quote, total: 115, lines: [{ qty: 0, unitPrice: 1, taxRate: 15 }] }] }), 'FIXTURE_INVALID');
+    expect(badLine.problems.map((p) => p.pointer)).toEqual(['/quotes/0/lines/0/qty', '/quotes/0/lines/0/taxRate']);
+  });
+
   it('a syntax error keeps the parser error as its cause', async () => {
     const error = await fixtureErrorOf('{"a": }', 'FIXTURE_SYNTAX');
     expect(error.cause).toBeInstanceOf(SyntaxError);
