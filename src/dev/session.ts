@@ -39,7 +39,8 @@ export const ROLE_SUGGESTIONS = ['H_SuperUser', 'H_Admin', 'H_Office', 'H_Field'
  */
 export const MAX_CALL_BYTES = 5_000_000;
 
-const ROLE_TOKEN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+/** A role token, as the role switch, createTestHost and the fixture schema's context.userRole take it. */
+export const ROLE_TOKEN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const CULTURE_CODE = /^[a-z]{2}-[A-Z]{2}$/;
 const TOOL_TYPES: readonly BridgeToolType[] = ['standalone', 'quoting_extension'];
 

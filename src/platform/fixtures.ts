@@ -262,6 +262,7 @@ const PATTERN_HINTS: Record<string, string> = {
   '^[a-z]{2}-[A-Z]{2}$': 'must be a culture code of the form xx-XX, such as en-NZ',
   '^\\d{4}-\\d{2}-\\d{2}T': 'must be an ISO 8601 date and time, such as 2025-06-11T04:45:00.000Z',
   '^[A-Za-z0-9._~+/=-]{8,200}$': 'must be 8 to 200 letters, digits and the characters - . _ ~ + / = (it travels in an Authorization header)',
+  '^[A-Za-z][A-Za-z0-9_]{0,63}$': 'must be a role token such as H_Admin: a letter, then up to 63 letters, digits and _',
 };
 
 function describeSchemaError(error: SchemaError): Omit<FixtureProblem, 'line' | 'column'> {
