@@ -90,9 +90,16 @@ function readSummaryOnly(reader: RecordReader, checks: CallChecks): boolean {
   return false;
 }
 
-/** taxRate as a fraction: above 1 it is a percentage (15 → 0.15); from 0 to 1 it already is one. */
+/**
+ * taxRate as a fraction: above 1 it is a percentage (15 → 0.15); from 0 to 1 it already is one.
+ * Over 100 it comes to more than 100%, the same slip quotes.create warns of above 1, and the
+ * same warning says so.
+ */
 function normaliseTaxRate(taxRate: number, reader: RecordReader, checks: CallChecks): Decimal {
   if (taxRate === 1) checks.warn('TAX_RATE_IS_ONE', reader.at('taxRate'), 'is 1, which means 100%; for 1% send 0.01');
+  if (taxRate > 100) {
+    checks.warn('TAX_RATE_LOOKS_LIKE_PERCENT', reader.at('taxRate'), `is ${taxRate}, which quotes.addLines reads as ${taxRate}% (above 1 a rate is a percentage); for 15% send 15 or 0.15`);
+  }
   const exact = decimalOf(taxRate);
   return taxRate > 1 ? percentToFraction(exact) : exact;
 }

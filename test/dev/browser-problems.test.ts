@@ -142,12 +142,20 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
         const line = { description: 'x', qty: 1, unitPrice: 10, taxRate: 0.15 };
         await window.pipeline!.quotes.addLines([line, line, { ...line, taxRate: 1, sectionNote: 'typo' } as never]);
         await window.pipeline!.quotes.create({ customerName: 'Total Test', upsertByEmail: false, lines: [{ description: 'Call-out', qty: 2, unitPrice: 10, taxRate: 0.15 }] });
+        await window.pipeline!.quotes.addLines([{ ...line, taxRate: 1500 }]);
       });
-      const entry = page.locator('#call-log li[data-method="quotes.addLines"]').first();
+      // Newest first: the last addLines at the top.
+      await expect.poll(() => page.locator('#call-log li[data-method="quotes.addLines"]').count(), { timeout: 5_000 }).toBe(2);
+      const entry = page.locator('#call-log li[data-method="quotes.addLines"]').nth(1);
       await expect.poll(() => entry.getAttribute('data-status'), { timeout: 5_000 }).toBe('ok');
       expect(await entry.locator('.call-status').textContent()).toBe('resolved with 2 warnings');
       const warnings = await entry.locator('.call-warning').allTextContents();
       expect(warnings).toEqual([expect.stringMatching(/^warning lines\[2\]\.sectionNote: .* \[UNKNOWN_FIELD\]$/), expect.stringMatching(/^warning lines\[2\]\.taxRate: is 1, .* \[TAX_RATE_IS_ONE\]$/)]);
+      // A rate over 100% once read gets the warning quotes.create gives for 15.
+      const over = page.locator('#call-log li[data-method="quotes.addLines"]').first();
+      await expect.poll(() => over.locator('.call-warning').allTextContents(), { timeout: 5_000 }).toEqual([
+        expect.stringMatching(/^warning lines\[0\]\.taxRate: is 1500, which quotes\.addLines reads as 1500% .* \[TAX_RATE_LOOKS_LIKE_PERCENT\]$/),
+      ]);
       const created = page.locator('#created-quotes tr').nth(1);
       await expect.poll(() => created.locator('td').last().textContent(), { timeout: 5_000 }).toBe('23.00');
     } finally {

@@ -107,6 +107,16 @@ describe('createTestHost', () => {
     expect(test.lines()).toEqual([]);
   });
 
+  it('warns of a tax rate over 100% once read, on quotes.create and quotes.addLines alike, as dev does', async () => {
+    const test = await host({ manifest: QUOTING });
+    await test.pipeline.quotes.create({ customerName: 'A', upsertByEmail: false, lines: [{ qty: 1, unitPrice: 10, taxRate: 15 }] });
+    await test.pipeline.quotes.addLines([line('Bench', { taxRate: 1500 })]);
+    expect(test.warnings.map((warning) => [warning.method, warning.code, warning.path])).toEqual([
+      ['quotes.create', 'TAX_RATE_LOOKS_LIKE_PERCENT', 'lines[0].taxRate'],
+      ['quotes.addLines', 'TAX_RATE_LOOKS_LIKE_PERCENT', 'lines[0].taxRate'],
+    ]);
+  });
+
   it('applies hundreds of un-awaited calls in the order they were made', async () => {
     const test = await host({ manifest: QUOTING });
     for (let i = 0; i < 300; i++) void test.pipeline.quotes.addLines([line(`c${i}`)]);
