@@ -186,7 +186,7 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
       server = await startTestServer({ root: writeTool(), watch: false });
     });
 
-    it.each([800, 1100, 1400, 1920])('at %i px: nothing overflows sideways and the call log is in the first screen', async (width) => {
+    it.each([800, 1100, 1400, 1700, 1920])('at %i px: nothing overflows sideways and the call log is in the first screen', async (width) => {
       const page = await browser.newPage({ viewport: { width, height: 900 } });
       try {
         await page.goto(server.url);
@@ -198,6 +198,9 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
             { description: 'Base cabinet 600 mm with soft-close drawers and a very long description', productCode: 'CAB-BASE-600', qty: 2, unitPrice: 450, taxRate: 15, section: 'Cabinets', sectionNotes: 'White melamine carcasses', groupKey: 'a' },
             { description: 'Benchtop, engineered stone, 20 mm, with arris edge', qty: 3.2, unitPrice: 1489.5, taxRate: 0.15, discountPercent: 12.5, section: 'Benchtop' },
             { description: 'Installation', qty: 1, unitPrice: 800, taxRate: 0.15, section: 'Labour', summaryOnly: true },
+            // The long tokens real quotes carry: a task template's code and an area unit.
+            { description: 'Installation', productCode: 'T_DEFAULT_INSTALLATION_TASK', qty: 1, unitPrice: 180, taxRate: 0.15, section: 'Benchtop' },
+            { description: 'Splashback', productCode: 'TILE-SUBWAY-75', unit: 'T_SQUARE_METRE', qty: 12.75, unitPrice: 1234.56, taxRate: 0.15, section: 'Benchtop' },
           ]);
           await sdk.quotes.create({ customerName: 'Layout Customer With A Long Name Ltd', upsertByEmail: false, lines: [{ description: 'Call-out', qty: 1, unitPrice: 10, taxRate: 0.15 }] });
         });
@@ -216,6 +219,10 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
             // Sideways, only the quote's body as a whole may scroll: no table or block on its own.
             ownScrollers: Array.from(document.querySelectorAll('#quote-panel .quote-block, #quote-panel table, #quote-editor, #quote-preview')).filter((element) => getComputedStyle(element).overflowX !== 'visible').length,
             editorFitsOrScrolls: editor.scrollWidth <= editor.clientWidth || getComputedStyle(editor).overflowX === 'auto',
+            // Column heads (Nett, Total…) past the quote panel's right edge, which only a sideways scroll shows.
+            cutOff: Array.from(document.querySelectorAll('#quote-panel th'))
+              .filter((th) => th.getBoundingClientRect().right > editor.getBoundingClientRect().right + 1)
+              .map((th) => th.textContent),
           };
         });
         expect(layout.pageWidth).toBeLessThanOrEqual(layout.viewportWidth);
@@ -223,6 +230,8 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
         expect(layout.toolWidth).toBeGreaterThanOrEqual(Math.min(360, width - 40));
         expect(layout.ownScrollers).toBe(0);
         expect(layout.editorFitsOrScrolls).toBe(true);
+        // From 1700 px the quote has a column of its own, wide enough for every column of it.
+        if (width >= 1700) expect(layout.cutOff).toEqual([]);
       } finally {
         await page.close();
       }
