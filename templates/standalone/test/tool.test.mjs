@@ -66,10 +66,12 @@ test('shows each problem the host finds, next to its field, and creates nothing'
   assert.equal(tool.host.calls.at(-1)?.error?.code, 'INVALID_ARGUMENT');
   assert.deepEqual(tool.host.createdQuotes(), []);
   const problems = [...tool.document.querySelectorAll('#quote-problems li')].map((item) => item.textContent ?? '');
-  assert.equal(tool.text('#quote-problems p'), 'The quote was not created: (INVALID_ARGUMENT)');
+  assert.equal(tool.text('#quote-problems p'), 'The quote was not created (INVALID_ARGUMENT): 3 things to fix, marked in the form.');
   assert.equal(problems.length, 3, problems.join('\n'));
   assert.match(problems.find((text) => text.startsWith('customerEmail')) ?? '', /^customerEmail: /);
   assert.match(problems.find((text) => text.startsWith('Line 1, qty')) ?? '', /^Line 1, qty: /);
+  // A field left empty is "required", never "got NaN".
+  assert.equal(problems.find((text) => text.startsWith('Line 1, unitPrice')), 'Line 1, unitPrice: is required');
   assert.match(problems.find((text) => text.startsWith('Line 1, unitPrice')) ?? '', /^Line 1, unitPrice: /);
   const invalid = [...tool.document.querySelectorAll('[aria-invalid="true"]')].map((input) => input.getAttribute('name'));
   assert.deepEqual(invalid.sort(), ['customerEmail', 'qty', 'unitPrice']);
