@@ -34,8 +34,8 @@ export function registerDev(program: Command, context: CommandContext): void {
       `
 Examples:
   $ pipeline-tool dev                       the project's tool (pipeline-tool.config.json), or the folder you stand in
-  $ pipeline-tool dev my-tool               a project by its folder: its "source" is served
-  $ pipeline-tool dev src --port 4810 --sdk 2.3.0   a tool folder, on another port, acting as an older host
+  $ pipeline-tool dev --sdk 2.3.0           act as an older host: methods of later versions are absent
+  $ pipeline-tool dev src --port 0          a tool folder by path, on free ports (a port given must be free)
 
 Open the printed address in a browser. Settings the tool stores are kept in
 .pipeline-tool/settings.json beside pipeline-tool.config.json, or without one in the folder you
