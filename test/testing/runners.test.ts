@@ -76,7 +76,9 @@ test('a later test', () => {});
       `import { test, expect } from 'vitest';
 import { loadTool } from 'pipeline-tool/testing';
 const check = (ok, why) => expect(ok, why).toBe(true);
-test('a careless tool', async () => {${body(careless())}});
+// The first page loads jsdom, which takes longer than vitest's 5 s on a busy machine: room for it,
+// as docs/testing.md advises.
+test('a careless tool', async () => {${body(careless())}}, 120_000);
 `,
     );
     const { code, output } = await outcome(run(process.execPath, [VITEST, 'run', '--root', project, '--reporter', 'verbose'], { cwd: project, timeout: 100_000, env: { ...process.env, CI: 'true', NO_COLOR: '1' } }));
