@@ -169,7 +169,7 @@ export function createDevSession(options: DevSessionOptions): DevSession {
       const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
       const message =
         `${method} was not run: the call is ${grouped(bytes)} bytes as JSON, more than the ${grouped(MAX_CALL_BYTES)} ` +
-        'the emulated host takes in one call. Nothing was changed; send the lines in smaller batches.';
+        'the emulated host takes in one call. Nothing was changed; send less in one call (fewer lines in a batch, say).';
       return { ok: false, error: { name: 'BridgeError', code: 'CALL_TOO_LARGE', method, message, details: [] }, warnings, ms: elapsed() };
     }
     try {

@@ -94,7 +94,7 @@ describe('createTestHost', () => {
       code: 'CALL_TOO_LARGE',
       method: 'settings.set',
       message:
-        'settings.set was not run: the call is 5,000,001 bytes as JSON, more than the 5,000,000 the emulated host takes in one call. Nothing was changed; send the lines in smaller batches.',
+        'settings.set was not run: the call is 5,000,001 bytes as JSON, more than the 5,000,000 the emulated host takes in one call. Nothing was changed; send less in one call (fewer lines in a batch, say).',
       details: [],
     });
     expect(test.calls.map((call) => [call.method, call.status, call.error?.code ?? null])).toEqual([
