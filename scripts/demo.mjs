@@ -15,7 +15,7 @@ const bin = path.join(root, 'bin', 'pipeline-tool.js');
 const keep = process.argv.includes('--keep');
 const work = mkdtempSync(path.join(tmpdir(), 'pipeline-tool-demo-'));
 const project = path.join(work, 'kitchen-estimator');
-const zip = path.join(project, 'dist', 'Kitchen-1.0.0.zip');
+const zip = path.join(project, 'dist', 'kitchen-1.0.0.zip');
 
 const steps = [
   {

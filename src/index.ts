@@ -15,6 +15,7 @@ export { runningToolkitSource, toolkitSourceFrom, type ToolkitSource } from './c
 export {
   packFolder,
   ManifestElsewhereError,
+  ProjectsHereError,
   COMPRESSION_LEVEL,
   DEFAULT_TIMESTAMP,
   type PackOptions,

@@ -383,6 +383,8 @@ export type BridgeErrorCode =
   | 'INVALID_ARGUMENT'
   /** quotes.addLines or quotes.addSections refused the whole batch; `details` lists every problem. Nothing was changed. */
   | 'BATCH_REJECTED'
+  /** The call's arguments are larger than the emulated host takes in one call (5,000,000 bytes as JSON). Nothing was changed. */
+  | 'CALL_TOO_LARGE'
   /** A fault in the emulator itself, not in the tool. */
   | 'INTERNAL_ERROR';
 

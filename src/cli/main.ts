@@ -41,10 +41,14 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
       'after',
       `
 Examples:
-  $ pipeline-tool init my-tool --type quoting_extension   create a tool that works at once
-  $ pipeline-tool dev my-tool                             run it inside an emulated host
-  $ pipeline-tool pack my-tool                            build the marketplace zip
-  $ pipeline-tool validate my-tool-1.0.0.zip              check a bundle before upload
+  $ pipeline-tool init my-tool --type quoting_extension --yes   create a tool that works at once
+  $ pipeline-tool dev my-tool                                   run it inside an emulated host
+  $ pipeline-tool pack my-tool                                  build my-tool/dist/my-tool-1.0.0.zip
+  $ pipeline-tool validate my-tool/dist/my-tool-1.0.0.zip       check a bundle before upload
+
+A folder holding pipeline-tool.config.json is a project: dev, pack and validate act on its
+"source" folder (src/), and pack writes into its "out" folder (dist/). Inside a project they
+need no path at all. Every command has --help with examples.
 
 Exit codes: 0 clean, 1 problems found, 2 could not run.`,
     );

@@ -1,18 +1,23 @@
-import { stat } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { requireManifestHere } from '../core/pack/manifest-elsewhere.js';
-import { loadProjectConfig, type LoadedConfig } from '../core/config/load-config.js';
+import { CONFIG_FILE } from '../core/config/file-name.js';
+import { requireManifestHere, requireNoProjectsInside } from '../core/pack/manifest-elsewhere.js';
+import { findConfigFile, loadProjectConfig, type LoadedConfig } from '../core/config/load-config.js';
 import { withRuleFlags, type RuleOverride } from '../core/config/settings.js';
+import { MANIFEST_PATH } from '../core/paths.js';
 import type { RuleSetting } from '../core/validate.js';
 import { UsageError } from './errors.js';
 import type { CliIo } from './io.js';
 import { parseRuleFlags } from './rule-flags.js';
+import { shownPath } from '../core/shown-path.js';
+
+export { shownPath };
 
 /** What a command acts on, and the rule settings it applies there. */
 export interface Target {
   /** Absolute path of the tool folder or bundle. */
   path: string;
-  /** As messages and reports show it: as typed, or relative to the working folder. */
+  /** As messages and reports show it: relative to the working folder (see {@link shownPath}). */
   shown: string;
   /** The project file in force, if any. */
   project?: LoadedConfig;
@@ -20,47 +25,143 @@ export interface Target {
   overrides: RuleOverride[];
 }
 
-/**
- * Finds the project file and decides the target: the path given on the command line; else the
- * project file's `source` (or, without one, the file's own folder); else the working folder.
- * With no path and no project file, a working folder without manifest.json whose subfolder has one
- * is a usage error naming that folder, for every command alike. With `buildOutput`, the target is
- * a folder a build writes (`dev --url`), which may not exist yet.
- */
-export async function resolveTarget(
-  given: string | undefined,
-  flags: { config?: string; rule?: string[] },
-  io: CliIo,
-  command: 'validate' | 'pack' | 'dev',
-  options: { buildOutput?: boolean } = {},
-): Promise<Target> {
-  const ruleFlags = parseRuleFlags(flags.rule ?? []);
-  const project = await loadProjectConfig(io.cwd, flags.config, (file) => shownPath(file, io.cwd));
-  const settings = withRuleFlags(project?.config.rules ?? {}, project?.config.overrides ?? [], ruleFlags);
-  let target: string;
-  if (given !== undefined) target = path.resolve(io.cwd, given);
-  else if (project) {
-    target = path.resolve(project.root, project.config.source ?? '.');
-    if (project.config.source !== undefined && !options.buildOutput && !(await isFolder(target))) {
-      throw new UsageError(`${shownPath(project.file, io.cwd)} names "${project.config.source}" as "source", but ${shownPath(target, io.cwd)} is not a folder. Correct "source", or give the tool folder on the command line.`);
-    }
-  } else {
-    target = io.cwd;
-    await requireManifestHere(target, '.', command);
-  }
-  return { path: target, shown: given ?? shownPath(target, io.cwd), ...(project ? { project } : {}), ...settings };
+type Command = 'validate' | 'pack' | 'dev';
+
+interface TargetFlags {
+  config?: string;
+  rule?: string[];
 }
 
-/** A path relative to the working folder ("." for the folder itself), or absolute when that reads better. */
-export function shownPath(file: string, cwd: string): string {
-  const relative = path.relative(cwd, file);
-  if (relative === '') return '.';
-  return path.isAbsolute(relative) || relative.split(path.sep).filter((part) => part === '..').length > 2 ? file : relative;
+/**
+ * Decides what a command acts on, and which project file applies there.
+ *
+ * - No path: the project file found from the working folder upward, and its `source`; without
+ *   one, the working folder itself (a usage error when it plainly is not the tool folder: its
+ *   tool is one level down, or it holds several projects).
+ * - A folder that holds a project file: that project, exactly as when the command runs inside
+ *   it (its `source`, its `out`, its rules).
+ * - Any other path: that path, with the project file found from it upward, so a project's rules
+ *   follow its folders and zips wherever the command is run from.
+ *
+ * `--config` names the project file instead, for every path. With `buildOutput`, the tool folder
+ * is one a build writes (`dev --url`), which may not exist yet.
+ */
+export async function resolveTarget(given: string | undefined, flags: TargetFlags, io: CliIo, command: Command, options: { buildOutput?: boolean } = {}): Promise<Target> {
+  const ruleFlags = parseRuleFlags(flags.rule ?? []);
+  const show = (file: string) => shownPath(file, io.cwd);
+  const explicit = flags.config === undefined ? undefined : await loadProjectConfig(io.cwd, flags.config, show);
+  const target = await locate(given, explicit, io.cwd, command, options.buildOutput ?? false);
+  const project = target.project;
+  const settings = withRuleFlags(project?.config.rules ?? {}, project?.config.overrides ?? [], ruleFlags);
+  return { path: target.path, shown: show(target.path), ...(project ? { project } : {}), ...settings };
+}
+
+/**
+ * The targets of a command that takes several paths (`validate a.zip b.zip dist/`): each path as
+ * {@link resolveTarget} decides it, except that a folder with neither a project file nor a
+ * manifest.json but with .zip files at its top stands for those zips (a release folder). All
+ * are resolved before any is checked, so a mistyped path stops the run at once. The same target
+ * named twice is checked once.
+ */
+export async function resolveTargets(given: readonly string[], flags: TargetFlags, io: CliIo, command: Command): Promise<Targets> {
+  if (given.length === 0) return { targets: [await resolveTarget(undefined, flags, io, command)], several: false };
+  const paths: string[] = [];
+  let expanded = false;
+  for (const each of given) {
+    const absolute = path.resolve(io.cwd, each);
+    if (!(await exists(absolute))) throw new UsageError(`${each} does not exist. Give the path of a tool folder, a project folder or a .zip bundle.`);
+    const zips = await zipsInReleaseFolder(absolute);
+    expanded ||= zips.length > 0;
+    paths.push(...(zips.length > 0 ? zips : [absolute]));
+  }
+  const targets: Target[] = [];
+  for (const each of paths) {
+    const target = await resolveTarget(each, flags, io, command);
+    if (!targets.some((seen) => seen.path === target.path)) targets.push(target);
+  }
+  return { targets, several: given.length > 1 || expanded };
+}
+
+export interface Targets {
+  targets: Target[];
+  /**
+   * True when the command line asked for a set (several paths, or a folder of zips), however many
+   * targets that came to: the output's shape follows what was asked, never what was found.
+   */
+  several: boolean;
+}
+
+interface Located {
+  path: string;
+  project?: LoadedConfig;
+}
+
+async function locate(given: string | undefined, explicit: LoadedConfig | undefined, cwd: string, command: Command, buildOutput: boolean): Promise<Located> {
+  const show = (file: string) => shownPath(file, cwd);
+  if (given === undefined) {
+    const project = explicit ?? (await loadProjectConfig(cwd, undefined, show));
+    if (project) return { path: await sourceOf(project, cwd, buildOutput), project };
+    await requireManifestHere(cwd, '.', command);
+    return { path: cwd };
+  }
+  const absolute = path.resolve(cwd, given);
+  if (explicit) return { path: absolute, project: explicit };
+  const folder = await isFolder(absolute);
+  const own = folder ? path.join(absolute, CONFIG_FILE) : undefined;
+  if (own !== undefined && (await exists(own))) {
+    const project = (await loadProjectConfig(cwd, show(own), show))!;
+    return { path: await sourceOf(project, cwd, buildOutput), project };
+  }
+  if (folder && !(await isFile(path.join(absolute, MANIFEST_PATH)))) {
+    // validate reports a tool one level down as a problem of the folder (manifest-missing says
+    // where it is); pack and dev cannot act on such a folder at all.
+    if (command === 'validate') await requireNoProjectsInside(absolute, show(absolute), command);
+    else await requireManifestHere(absolute, show(absolute), command);
+  }
+  const found = await findConfigFile(folder ? absolute : path.dirname(absolute));
+  const project = found === undefined ? undefined : await loadProjectConfig(cwd, show(found), show);
+  return { path: absolute, ...(project ? { project } : {}) };
+}
+
+/** The project's tool folder: its `source`, or the project file's own folder. */
+async function sourceOf(project: LoadedConfig, cwd: string, buildOutput: boolean): Promise<string> {
+  const source = path.resolve(project.root, project.config.source ?? '.');
+  if (project.config.source !== undefined && !buildOutput && !(await isFolder(source))) {
+    throw new UsageError(
+      `${shownPath(project.file, cwd)} names "${project.config.source}" as "source", but ${shownPath(source, cwd)} is not a folder. Correct "source", or give the tool folder on the command line.`,
+    );
+  }
+  return source;
+}
+
+/** The .zip files at the top of a folder that is neither a project nor a tool folder, sorted. */
+async function zipsInReleaseFolder(folder: string): Promise<string[]> {
+  if (!(await isFolder(folder))) return [];
+  if ((await exists(path.join(folder, CONFIG_FILE))) || (await exists(path.join(folder, MANIFEST_PATH)))) return [];
+  const children = await readdir(folder, { withFileTypes: true }).catch(() => []);
+  return children
+    .filter((child) => child.isFile() && child.name.toLowerCase().endsWith('.zip') && !child.name.startsWith('.'))
+    .map((child) => path.join(folder, child.name))
+    .sort();
 }
 
 async function isFolder(folder: string): Promise<boolean> {
   return stat(folder).then(
     (info) => info.isDirectory(),
+    () => false,
+  );
+}
+
+async function isFile(file: string): Promise<boolean> {
+  return lstat(file).then(
+    (info) => info.isFile(),
+    () => false,
+  );
+}
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
     () => false,
   );
 }

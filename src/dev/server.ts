@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { CURRENT_SDK_VERSION, FixtureError, isSupportedSdkVersion, listSdkMethods, loadFixtureFile, DEFAULT_FIXTURES, type Fixtures } from '../platform/index.js';
-import { API_BASE_PATH, readyApiKey } from '../platform/index.js';
+import { API_BASE_PATH, readyApiKey, type ApiKey } from '../platform/index.js';
 import { DevServerError } from './errors.js';
 
 export { DevServerError } from './errors.js';
@@ -114,6 +114,8 @@ export interface DevServer {
   readonly apiUrl: string;
   /** An API key of the data set in use that may call every endpoint (else its first key), or null when it has none. */
   readonly apiKey: string | null;
+  /** Every API key of the data set in use (the fixture file's, after a reload), with its scopes and rate limit. */
+  readonly apiKeys: readonly ApiKey[];
   /**
    * The host page's address as other computers reach it, one per network interface, when the
    * server listens beyond loopback; empty on loopback.
@@ -366,6 +368,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     apiUrl: `http://${shownHost}:${hostPort}${API_BASE_PATH}`,
     get apiKey() {
       return readyApiKey(session.apiKeys());
+    },
+    get apiKeys() {
+      return session.apiKeys();
     },
     listeners: { hostPage: hostServer.address() as AddressInfo, tool: frameUrl === undefined ? (toolServer.address() as AddressInfo) : null },
     port: hostPort,

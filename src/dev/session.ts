@@ -32,7 +32,15 @@ export const SDK_VERSION_CHOICES = ['2.1.0', '2.2.0', '2.3.0', '2.4.0', '2.5.0']
 /** Role tokens the host page suggests. The spec names H_Admin and H_Field; the others follow its pattern. */
 export const ROLE_SUGGESTIONS = ['H_SuperUser', 'H_Admin', 'H_Office', 'H_Field'];
 
-const ROLE_TOKEN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+/**
+ * The most one bridge call may carry, as the JSON that crosses to the host (`{"method", "args"}`,
+ * UTF-8): generous for a quote of thousands of lines, small enough that no page can exhaust the
+ * server's memory. Over it, dev and the testing kit alike answer CALL_TOO_LARGE.
+ */
+export const MAX_CALL_BYTES = 5_000_000;
+
+/** A role token, as the role switch, createTestHost and the fixture schema's context.userRole take it. */
+export const ROLE_TOKEN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const CULTURE_CODE = /^[a-z]{2}-[A-Z]{2}$/;
 const TOOL_TYPES: readonly BridgeToolType[] = ['standalone', 'quoting_extension'];
 
@@ -98,8 +106,12 @@ export interface DevSessionOptions {
 }
 
 export interface DevSession {
-  /** Runs one bridge call; with an order, only after every earlier call of its page load. */
-  call(method: string, args: unknown[], order?: CallOrder): Promise<CallOutcome>;
+  /**
+   * Runs one bridge call; with an order, only after every earlier call of its page load. `bytes`
+   * is the size of the call as it crossed to the host: over MAX_CALL_BYTES the call is refused
+   * with CALL_TOO_LARGE, in its turn, and its arguments are never looked at.
+   */
+  call(method: string, args: unknown[], order?: CallOrder, bytes?: number): Promise<CallOutcome>;
   /** A call of this place was refused before it could run: the later ones need not wait for it. */
   skip(order: CallOrder): void;
   /**
@@ -153,10 +165,17 @@ export function createDevSession(options: DevSessionOptions): DevSession {
   let platform = makePlatform();
   let apiKeys = resolveApiKeys(fixtures.apiKeys);
 
-  const runCall = async (method: string, args: unknown[]): Promise<CallOutcome> => {
+  const runCall = async (method: string, args: unknown[], bytes: number | undefined): Promise<CallOutcome> => {
     warnings = [];
     const started = performance.now();
     const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
+    if (bytes !== undefined && bytes > MAX_CALL_BYTES) {
+      const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+      const message =
+        `${method} was not run: the call is ${grouped(bytes)} bytes as JSON, more than the ${grouped(MAX_CALL_BYTES)} ` +
+        'the emulated host takes in one call. Nothing was changed; send less in one call (fewer lines in a batch, say).';
+      return { ok: false, error: { name: 'BridgeError', code: 'CALL_TOO_LARGE', method, message, details: [] }, warnings, ms: elapsed() };
+    }
     try {
       // The model refuses names it does not know (`__proto__` and friends too), naming the nearest.
       let value = await platform.call(method, args, { toolId: tool.toolId, toolType: toolType() });
@@ -204,10 +223,10 @@ export function createDevSession(options: DevSessionOptions): DevSession {
   };
 
   return {
-    call(method, args, order) {
+    call(method, args, order, bytes) {
       return new Promise((resolve) => {
         sequencer.admit(order, () => {
-          const result = queue.then(() => runCall(method, args));
+          const result = queue.then(() => runCall(method, args, bytes));
           queue = result;
           void result.then((outcome) => options.onCall?.(method, outcome));
           resolve(result);

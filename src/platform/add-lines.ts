@@ -90,9 +90,16 @@ function readSummaryOnly(reader: RecordReader, checks: CallChecks): boolean {
   return false;
 }
 
-/** taxRate as a fraction: above 1 it is a percentage (15 → 0.15); from 0 to 1 it already is one. */
+/**
+ * taxRate as a fraction: above 1 it is a percentage (15 → 0.15); from 0 to 1 it already is one.
+ * Over 100 it comes to more than 100%, the same slip quotes.create warns of above 1, and the
+ * same warning says so.
+ */
 function normaliseTaxRate(taxRate: number, reader: RecordReader, checks: CallChecks): Decimal {
   if (taxRate === 1) checks.warn('TAX_RATE_IS_ONE', reader.at('taxRate'), 'is 1, which means 100%; for 1% send 0.01');
+  if (taxRate > 100) {
+    checks.warn('TAX_RATE_LOOKS_LIKE_PERCENT', reader.at('taxRate'), `is ${taxRate}, which quotes.addLines reads as ${taxRate}% (above 1 a rate is a percentage); for 15% send 15 or 0.15`);
+  }
   const exact = decimalOf(taxRate);
   return taxRate > 1 ? percentToFraction(exact) : exact;
 }
@@ -154,7 +161,7 @@ function readSection(reader: RecordReader, checks: CallChecks): { key: SectionKe
 
 /** Task lines a product's task sequence injects after it: qty 1, prices from the fixture. */
 function injectTasks(product: LinkedItem, taxRate: Decimal, context: BatchContext): LineDraft[] {
-  const self = resolveSupplier(context.data, context.tenantId, null, 'ignore-case').supplier;
+  const self = resolveSupplier(context.data, context.tenantId, null).supplier;
   const tasks: LineDraft[] = [];
   for (const step of product.taskSequence) {
     const template = context.data.taskTemplates.find((t) => t.tenantId === context.tenantId && t.code === step.code && t.active);
@@ -228,7 +235,7 @@ function readLine(raw: unknown, index: number, checks: CallChecks, context: Batc
     return undefined;
   }
   const taxRate = normaliseTaxRate(rawTaxRate, reader, checks);
-  const supplier = resolveSupplier(context.data, context.tenantId, texts.supplierRef ?? null, 'ignore-case');
+  const supplier = resolveSupplier(context.data, context.tenantId, texts.supplierRef ?? null);
   if (supplier.fallbackReason !== null) {
     checks.warn('SUPPLIER_NOT_RESOLVED', reader.at('supplierRef'), `${describeValue(texts.supplierRef)} fell back to the Self supplier: ${supplier.fallbackReason}`);
   }

@@ -135,7 +135,7 @@ function readLine(raw: unknown, index: number, checks: CallChecks, context: Crea
   if (numbers === undefined) return undefined;
   if (description === undefined || productCode === undefined || supplierRef === undefined) return undefined;
 
-  const supplier = resolveSupplier(context.data, context.tenantId, supplierRef, 'exact');
+  const supplier = resolveSupplier(context.data, context.tenantId, supplierRef);
   if (supplier.fallbackReason !== null) {
     checks.warn('SUPPLIER_NOT_RESOLVED', reader.at('supplierRef'), `${describeValue(supplierRef)} fell back to the Self supplier: ${supplier.fallbackReason}`);
   }

@@ -1,4 +1,4 @@
-import type { Fixtures } from './fixtures.js';
+import type { FixtureProduct, FixtureQuoteLine, Fixtures } from './fixtures.js';
 
 /*
  * The data set `pipeline-tool dev` starts with: a kitchen and joinery business in New Zealand.
@@ -22,6 +22,94 @@ export const OTHER_TENANT_ID = guid('e', 2);
 /** The REST API key of the built-in data: every endpoint, the default rate limit. */
 export const DEFAULT_API_KEY = 'kck_dev_2f6c1e0b9a7d4e58';
 
+/** The catalogue, first digit 2; the built-in quotes sell from it. */
+const PRODUCTS: FixtureProduct[] = [
+  {
+    id: guid('2', 1),
+    sku: 'CAB-BASE-600',
+    name: 'Base cabinet 600 mm',
+    price: 365.5,
+    unit: 'T_ITEM',
+    taskSequence: ['T_DEFAULT_INSTALLATION_TASK'],
+  },
+  {
+    id: guid('2', 2),
+    sku: 'CAB-WALL-600',
+    name: 'Wall cabinet 600 mm',
+    price: 298,
+    unit: 'T_ITEM',
+    taskSequence: ['T_DEFAULT_INSTALLATION_TASK'],
+  },
+  { id: guid('2', 3), sku: 'BENCH-LAM-3000', name: 'Laminate benchtop 3000 mm', price: 489, unit: 'T_ITEM' },
+  {
+    id: guid('2', 4),
+    sku: 'BENCH-STONE-20',
+    name: 'Engineered stone benchtop 20 mm',
+    price: 620,
+    unit: 'T_SQUARE_METRE',
+    taskSequence: ['T_SITE_MEASURE', { code: 'T_DEFAULT_INSTALLATION_TASK', unitPrice: 180, costPrice: 120 }],
+  },
+  {
+    id: guid('2', 5),
+    sku: 'TILE-SUBWAY-75',
+    name: 'Subway wall tile 75 × 150',
+    price: 89.9,
+    unit: 'T_SQUARE_METRE',
+    taskSequence: ['T_TILING_PREP', { code: 'T_TILING', unitPrice: 55 }],
+  },
+  { id: guid('2', 6), sku: 'SKIRT-MDF-90', name: 'MDF skirting 90 mm', price: 12.45, unit: 'T_LINEAR_METRE' },
+  { id: guid('2', 7), sku: 'HANDLE-BAR-160', name: 'Bar handle 160 mm, brushed nickel', price: 14.95, unit: 'T_ITEM' },
+  {
+    id: guid('2', 8),
+    sku: 'SINK-UM-450',
+    name: 'Undermount sink 450 mm',
+    price: 459,
+    unit: 'T_ITEM',
+    taskSequence: ['T_PLUMBING_CONNECT'],
+  },
+  {
+    id: guid('2', 9),
+    sku: 'TAP-MIXER-GN',
+    name: 'Gooseneck mixer tap',
+    price: 249.99,
+    unit: 'T_ITEM',
+    taskSequence: ['T_PLUMBING_CONNECT'],
+  },
+  { id: guid('2', 10), sku: 'HOOD-900', name: 'Rangehood 900 mm', price: 899, unit: 'T_ITEM' },
+  {
+    id: guid('2', 11),
+    sku: 'LED-STRIP-WW',
+    name: 'LED strip light, warm white',
+    price: 32.5,
+    unit: 'T_LINEAR_METRE',
+    // A step whose template is inactive: injection skips it and keeps the rest.
+    taskSequence: ['T_LEGACY_ASSEMBLY', 'T_ELECTRICAL_CONNECT'],
+  },
+  { id: guid('2', 12), sku: 'PANEL-END-720', name: 'End panel 720 mm', price: 119, unit: 'T_ITEM' },
+  {
+    id: guid('2', 13),
+    sku: 'CAB-BASE-600',
+    name: 'Base cabinet 600 mm (other tenant)',
+    price: 999,
+    unit: 'T_ITEM',
+    tenantId: OTHER_TENANT_ID,
+  },
+];
+
+/** A line of a built-in quote selling a catalogue product at its price, with 15% GST. */
+function product(row: number, qty: number): FixtureQuoteLine {
+  const { id, sku, name, price } = PRODUCTS.find((candidate) => candidate.id === guid('2', row))!;
+  return { skuId: id, description: name, productCode: sku, qty, unitPrice: price, taxRate: 0.15 };
+}
+
+/**
+ * The labour line that brings a built-in quote to its total (chosen so that the lines, priced as
+ * the model prices them, add up to the quote's `total` exactly: a test holds them to it).
+ */
+function labour(unitPrice: number): FixtureQuoteLine {
+  return { skuId: null, description: 'Installation and labour', productCode: null, qty: 1, unitPrice, taxRate: 0.15 };
+}
+
 export const DEFAULT_FIXTURES: Fixtures = {
   context: {
     userName: 'Mere Whitaker',
@@ -43,78 +131,7 @@ export const DEFAULT_FIXTURES: Fixtures = {
     { id: guid('1', 8), name: 'Olivia Barnes', email: 'Olivia.Barnes@Example.com', phone: '+64 21 555 0108' },
     { id: guid('1', 9), name: 'Other Tenant Customer', email: 'someone@othertenant.example', phone: '', tenantId: OTHER_TENANT_ID },
   ],
-  products: [
-    {
-      id: guid('2', 1),
-      sku: 'CAB-BASE-600',
-      name: 'Base cabinet 600 mm',
-      price: 365.5,
-      unit: 'T_ITEM',
-      taskSequence: ['T_DEFAULT_INSTALLATION_TASK'],
-    },
-    {
-      id: guid('2', 2),
-      sku: 'CAB-WALL-600',
-      name: 'Wall cabinet 600 mm',
-      price: 298,
-      unit: 'T_ITEM',
-      taskSequence: ['T_DEFAULT_INSTALLATION_TASK'],
-    },
-    { id: guid('2', 3), sku: 'BENCH-LAM-3000', name: 'Laminate benchtop 3000 mm', price: 489, unit: 'T_ITEM' },
-    {
-      id: guid('2', 4),
-      sku: 'BENCH-STONE-20',
-      name: 'Engineered stone benchtop 20 mm',
-      price: 620,
-      unit: 'T_SQUARE_METRE',
-      taskSequence: ['T_SITE_MEASURE', { code: 'T_DEFAULT_INSTALLATION_TASK', unitPrice: 180, costPrice: 120 }],
-    },
-    {
-      id: guid('2', 5),
-      sku: 'TILE-SUBWAY-75',
-      name: 'Subway wall tile 75 × 150',
-      price: 89.9,
-      unit: 'T_SQUARE_METRE',
-      taskSequence: ['T_TILING_PREP', { code: 'T_TILING', unitPrice: 55 }],
-    },
-    { id: guid('2', 6), sku: 'SKIRT-MDF-90', name: 'MDF skirting 90 mm', price: 12.45, unit: 'T_LINEAR_METRE' },
-    { id: guid('2', 7), sku: 'HANDLE-BAR-160', name: 'Bar handle 160 mm, brushed nickel', price: 14.95, unit: 'T_ITEM' },
-    {
-      id: guid('2', 8),
-      sku: 'SINK-UM-450',
-      name: 'Undermount sink 450 mm',
-      price: 459,
-      unit: 'T_ITEM',
-      taskSequence: ['T_PLUMBING_CONNECT'],
-    },
-    {
-      id: guid('2', 9),
-      sku: 'TAP-MIXER-GN',
-      name: 'Gooseneck mixer tap',
-      price: 249.99,
-      unit: 'T_ITEM',
-      taskSequence: ['T_PLUMBING_CONNECT'],
-    },
-    { id: guid('2', 10), sku: 'HOOD-900', name: 'Rangehood 900 mm', price: 899, unit: 'T_ITEM' },
-    {
-      id: guid('2', 11),
-      sku: 'LED-STRIP-WW',
-      name: 'LED strip light, warm white',
-      price: 32.5,
-      unit: 'T_LINEAR_METRE',
-      // A step whose template is inactive: injection skips it and keeps the rest.
-      taskSequence: ['T_LEGACY_ASSEMBLY', 'T_ELECTRICAL_CONNECT'],
-    },
-    { id: guid('2', 12), sku: 'PANEL-END-720', name: 'End panel 720 mm', price: 119, unit: 'T_ITEM' },
-    {
-      id: guid('2', 13),
-      sku: 'CAB-BASE-600',
-      name: 'Base cabinet 600 mm (other tenant)',
-      price: 999,
-      unit: 'T_ITEM',
-      tenantId: OTHER_TENANT_ID,
-    },
-  ],
+  products: PRODUCTS,
   taskTemplates: [
     { id: guid('3', 1), code: 'T_DEFAULT_INSTALLATION_TASK', name: 'Installation' },
     { id: guid('3', 2), code: 'T_SITE_MEASURE', name: 'Site measure' },
@@ -168,11 +185,58 @@ export const DEFAULT_FIXTURES: Fixtures = {
     },
   ],
   quotes: [
-    { id: guid('8', 1), ref: 'Q-1037', customerName: 'Li Wei', total: 12650.75, status: 'Accepted', date: '2025-03-04T09:12:00.000Z' },
-    { id: guid('8', 2), ref: 'Q-1038', customerName: 'Papamoa Beach Motel', total: 48210, status: 'Sent', date: '2025-04-18T02:30:00.000Z' },
-    { id: guid('8', 3), ref: 'Q-1039', customerName: 'Sione Fifita', total: 3120.4, status: 'Rejected', date: '2025-05-02T22:05:00.000Z' },
-    { id: guid('8', 4), ref: 'Q-1040', customerName: 'Te Puke Community Trust', total: 7999.99, status: 'Expired', date: '2025-01-20T01:00:00.000Z' },
-    { id: guid('8', 5), ref: 'Q-1041', customerName: 'Hamish & Claire Doyle', total: 21480.5, status: 'Draft', date: '2025-06-11T04:45:00.000Z' },
+    {
+      id: guid('8', 1),
+      ref: 'Q-1037',
+      customerName: 'Li Wei',
+      total: 12650.75,
+      status: 'Accepted',
+      date: '2025-03-04T09:12:00.000Z',
+      lines: [
+        product(1, 6),
+        product(2, 5),
+        { ...product(4, 4), supplierRef: 'STONEWORKS' },
+        product(8, 1),
+        product(9, 1),
+        labour(4128.66),
+      ],
+    },
+    {
+      id: guid('8', 2),
+      ref: 'Q-1038',
+      customerName: 'Papamoa Beach Motel',
+      total: 48210,
+      status: 'Sent',
+      date: '2025-04-18T02:30:00.000Z',
+      lines: [product(1, 24), product(2, 20), product(3, 12), product(10, 6), product(12, 12), labour(14499.74)],
+    },
+    {
+      id: guid('8', 3),
+      ref: 'Q-1039',
+      customerName: 'Sione Fifita',
+      total: 3120.4,
+      status: 'Rejected',
+      date: '2025-05-02T22:05:00.000Z',
+      lines: [product(5, 18), product(6, 24), labour(796.39)],
+    },
+    {
+      id: guid('8', 4),
+      ref: 'Q-1040',
+      customerName: 'Te Puke Community Trust',
+      total: 7999.99,
+      status: 'Expired',
+      date: '2025-01-20T01:00:00.000Z',
+      lines: [product(1, 4), product(2, 4), product(3, 2), product(7, 8), labour(3204.91)],
+    },
+    {
+      id: guid('8', 5),
+      ref: 'Q-1041',
+      customerName: 'Hamish & Claire Doyle',
+      total: 21480.5,
+      status: 'Draft',
+      date: '2025-06-11T04:45:00.000Z',
+      lines: [product(1, 10), product(2, 8), { ...product(4, 6), supplierRef: 'STONEWORKS' }, product(11, 5), product(8, 1), labour(8298.19)],
+    },
     {
       id: guid('8', 6),
       ref: 'Q-5001',
@@ -181,6 +245,7 @@ export const DEFAULT_FIXTURES: Fixtures = {
       status: 'Draft',
       date: '2025-06-01T00:00:00.000Z',
       tenantId: OTHER_TENANT_ID,
+      lines: [labour(86.96)],
     },
   ],
   openQuote: { id: guid('9', 1), ref: 'Q-1042', customerName: 'Aroha Tane', title: 'Kitchen renovation' },

@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   TOOL_TYPE_NOT_ALLOWED: 'This type of tool may not call the method (a standalone tool changing the open quote).',
   INVALID_ARGUMENT: 'The arguments are wrong; details lists every problem. Nothing was changed.',
   BATCH_REJECTED: 'quotes.addLines or quotes.addSections refused the whole batch; details lists every problem. Nothing was changed.',
+  CALL_TOO_LARGE: 'The call is larger than the emulated host takes in one call (5,000,000 bytes as JSON). Nothing was changed.',
   INTERNAL_ERROR: 'A fault in the emulator, not in the tool. Please report it.',
 } as const satisfies Record<BridgeErrorCode, string>;
 
@@ -41,7 +42,7 @@ export const WARNING_CODES = {
   UNKNOWN_FIELD: 'An argument has a field the bridge does not know; it is ignored (often a typo).',
   FIELD_IGNORED: 'A known field was sent where it has no effect.',
   OPTION_NOT_AVAILABLE: 'An option is newer than the SDK version the host is acting as; it is ignored, as an older host would.',
-  TAX_RATE_LOOKS_LIKE_PERCENT: 'quotes.create got a taxRate above 1; it is used as a fraction, so 15 means 1500%.',
+  TAX_RATE_LOOKS_LIKE_PERCENT: 'A taxRate comes to more than 100% once read: above 1 in quotes.create and the REST API (a fraction, so 15 means 1500%), above 100 in quotes.addLines (a percentage, so 1500 means 1500%).',
   TAX_RATE_IS_ONE: 'quotes.addLines got taxRate 1, which it reads as 100% (a fraction); for 1% send 0.01.',
   SECTION_NAME_TRUNCATED: 'A section name was longer than 100 characters and was cut.',
   SECTION_NOTES_TRUNCATED: 'Section notes were longer than 2000 characters and were cut.',

@@ -14,6 +14,7 @@ import { NotRegularFileError, readRegularFile } from '../core/regular-file.js';
 import { DEFAULT_FIXTURES } from './default-fixtures.js';
 import type { FixtureApiKey } from './rest/keys.js';
 import { FixtureError, type FixtureProblem } from './errors.js';
+import { fixtureQuoteProblems } from './rest/quotes.js';
 import { settingSlot, type JsonValue } from './settings.js';
 
 /*
@@ -54,7 +55,21 @@ export interface FixtureSupplier extends TenantRow, ActiveRow {
   name: string;
 }
 export interface FixtureJob extends BridgeJobDto, TenantRow, ActiveRow {}
-export interface FixtureQuote extends BridgeQuoteDto, TenantRow {}
+/** A line of a fixture quote, as GET /api/v1/quotes/{id} shows it; the model prices it. */
+export interface FixtureQuoteLine {
+  skuId?: string | null;
+  description?: string | null;
+  productCode?: string | null;
+  qty: number;
+  unitPrice: number;
+  /** A fraction, as quotes.create takes it: 0.15 is 15%. */
+  taxRate: number;
+  supplierRef?: string | null;
+}
+export interface FixtureQuote extends BridgeQuoteDto, TenantRow {
+  /** The quote's lines; their total must be the quote's `total`. */
+  lines?: FixtureQuoteLine[];
+}
 export interface FixtureOpenQuote {
   id: string;
   ref: string;
@@ -210,6 +225,7 @@ function findReferenceProblems(file: FixtureFile, merged: Fixtures): Omit<Fixtur
     if (seenSettings.has(slot)) problems.push({ pointer: `/settings/${index}`, message: `setting "${setting.key}" of tool "${setting.toolId}" is given twice` });
     seenSettings.add(slot);
   });
+  problems.push(...fixtureQuoteProblems(file.quotes ?? []));
   // Looked up, not searched: a catalogue of many products with task sequences stays linear.
   const templateKey = (tenant: string, code: string) => JSON.stringify([tenant, code]);
   const templates = new Set(merged.taskTemplates.map((t) => templateKey(t.tenantId ?? merged.context.tenantId, t.code)));
@@ -263,6 +279,7 @@ const PATTERN_HINTS: Record<string, string> = {
   '^[a-z]{2}-[A-Z]{2}$': 'must be a culture code of the form xx-XX, such as en-NZ',
   '^\\d{4}-\\d{2}-\\d{2}T': 'must be an ISO 8601 date and time, such as 2025-06-11T04:45:00.000Z',
   '^[A-Za-z0-9._~+/=-]{8,200}$': 'must be 8 to 200 letters, digits and the characters - . _ ~ + / = (it travels in an Authorization header)',
+  '^[A-Za-z][A-Za-z0-9_]{0,63}$': 'must be a role token such as H_Admin: a letter, then up to 63 letters, digits and _',
 };
 
 function describeSchemaError(error: SchemaError): Omit<FixtureProblem, 'line' | 'column'> {

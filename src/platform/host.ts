@@ -279,7 +279,7 @@ export function createPlatform(options: PlatformOptions): Platform {
       const made = created.find((quote) => sameId(quote.id, id));
       if (made !== undefined) return toApiQuote(made);
       const row = own(data.quotes).find((quote) => sameId(quote.id, id));
-      return row === undefined ? undefined : fixtureQuoteToApi(row);
+      return row === undefined ? undefined : fixtureQuoteToApi(row, data);
     },
   };
 }

@@ -5,6 +5,7 @@ import type {
   FixtureJob,
   FixtureJobCostTemplate,
   FixtureProduct,
+  FixtureQuoteLine,
   FixtureSupplier,
   FixtureTaskTemplate,
   Fixtures,
@@ -32,7 +33,7 @@ export type CostItemRow = Switchable<FixtureCostItem>;
 export type JobCostTemplateRow = Switchable<FixtureJobCostTemplate>;
 export type SupplierRow = Switchable<FixtureSupplier>;
 export type JobRow = Switchable<FixtureJob>;
-export type QuoteRow = BridgeQuoteDto & { tenantId: string };
+export type QuoteRow = BridgeQuoteDto & { tenantId: string; lines?: FixtureQuoteLine[] };
 
 export interface TenantData {
   customers: CustomerRow[];
@@ -130,16 +131,13 @@ export interface SupplierResolution {
 }
 
 /**
- * Finds the supplier a line names: by reference first, then by name, among the tenant's active
- * suppliers; anything else falls back to the Self supplier. quotes.addLines compares without
- * regard to case; quotes.create, whose rule does not say so, compares exactly.
+ * Finds the supplier a line names, by one rule for quotes.create, quotes.addLines and the lines of
+ * a fixture quote: its reference first, then its name, among the tenant's active suppliers,
+ * ignoring letter case. The spec says "case-insensitively" for addLines and describes
+ * quotes.create's supplierRef in the same words otherwise; the platform resolves both through one
+ * lookup, so the emulator does too. Anything else falls back to the Self supplier.
  */
-export function resolveSupplier(
-  data: TenantData,
-  tenantId: string,
-  supplierRef: string | null,
-  compare: 'ignore-case' | 'exact',
-): SupplierResolution {
+export function resolveSupplier(data: TenantData, tenantId: string, supplierRef: string | null): SupplierResolution {
   const suppliers = data.suppliers.filter((s) => s.tenantId === tenantId);
   // Every line needs a supplier to fall back to, so a tenant without a Self row still has one.
   const self = suppliers.find((s) => s.reference === SELF_SUPPLIER_REF) ?? {
@@ -150,18 +148,12 @@ export function resolveSupplier(
     active: true,
   };
   if (supplierRef === null || supplierRef.trim() === '') return { supplier: self, fallbackReason: null };
-  const fold = (text: string) => (compare === 'exact' ? text : text.toLowerCase());
-  const matches = (s: SupplierRow, key: 'reference' | 'name') => fold(s[key]) === fold(supplierRef);
+  const wanted = supplierRef.toLowerCase();
+  const matches = (s: SupplierRow, key: 'reference' | 'name') => s[key].toLowerCase() === wanted;
   const active = suppliers.filter((s) => s.active);
   const found = active.find((s) => matches(s, 'reference')) ?? active.find((s) => matches(s, 'name'));
   if (found) return { supplier: found, fallbackReason: null };
-  const lower = supplierRef.toLowerCase();
-  const inactive = suppliers.find((s) => !s.active && (s.reference.toLowerCase() === lower || s.name.toLowerCase() === lower));
-  const caseOnly = active.find((s) => s.reference.toLowerCase() === lower || s.name.toLowerCase() === lower);
-  const fallbackReason = inactive
-    ? `supplier "${inactive.name}" is inactive`
-    : caseOnly
-      ? `it differs only in letter case from supplier "${caseOnly.reference}", and quotes.create matches exactly`
-      : 'no active supplier has that reference or name';
+  const inactive = suppliers.find((s) => !s.active && (matches(s, 'reference') || matches(s, 'name')));
+  const fallbackReason = inactive ? `supplier "${inactive.name}" is inactive` : 'no active supplier has that reference or name';
   return { supplier: self, fallbackReason };
 }

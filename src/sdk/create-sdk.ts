@@ -51,18 +51,40 @@ export interface SdkHandle {
 
 export function createSdk(config: SdkConfig, transport: SdkTransport): SdkHandle {
   type Failure = { code?: unknown; message?: unknown; details?: unknown } | null | undefined;
-  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; method: string }>();
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; method: string; site: string | undefined }>();
   const waiting: SdkCall[] = [];
   let isReady = false;
   let nextSeq = 1;
 
-  const makeError = (method: string, error: Failure): Error => {
+  // Where a stack frame runs, without its line and column: `http://…/sdk.js` for a V8 frame
+  // `at call (http://…/sdk.js:8:25)` or a Firefox frame `call@http://…/sdk.js:8:25`.
+  const frameSource = (line: string): string =>
+    line
+      .replace(/:\d+:\d+\)?\s*$/, '')
+      .replace(/^\s*at\s+(?:[^(]*\()?/, '')
+      .replace(/^[^@]*@/, '');
+  const ownSource = frameSource((new Error().stack ?? '').split('\n').find((line) => /:\d+:\d+\)?\s*$/.test(line)) ?? '');
+
+  /**
+   * The stack of the tool's call, from the frame that called the bridge: a failure arrives later,
+   * from the host, and a stack made then would name only this SDK, never the tool's line.
+   */
+  const callSite = (): string | undefined => {
+    const stack = new Error().stack;
+    if (typeof stack !== 'string' || ownSource === '') return undefined;
+    const frames = stack.split('\n').filter((line) => /:\d+:\d+\)?\s*$/.test(line));
+    const first = frames.findIndex((line) => frameSource(line) !== ownSource);
+    return first < 0 ? undefined : frames.slice(first).join('\n');
+  };
+
+  const makeError = (method: string, error: Failure, site?: string): Error => {
     const message = typeof error?.message === 'string' ? error.message : `${method} failed`;
     const failure = new Error(message) as Error & { code: string; method: string; details: unknown[] };
     failure.name = 'BridgeError';
     failure.code = typeof error?.code === 'string' ? error.code : 'INTERNAL_ERROR';
     failure.method = method;
     failure.details = Array.isArray(error?.details) ? error.details : [];
+    if (site !== undefined) failure.stack = `BridgeError: ${message}\n${site}`;
     return failure;
   };
 
@@ -71,7 +93,7 @@ export function createSdk(config: SdkConfig, transport: SdkTransport): SdkHandle
     if (entry === undefined) return;
     pending.delete(seq);
     if (outcome !== null && typeof outcome === 'object' && outcome.ok === true) entry.resolve(outcome.value);
-    else entry.reject(makeError(entry.method, outcome !== null && typeof outcome === 'object' && outcome.ok === false ? outcome.error : undefined));
+    else entry.reject(makeError(entry.method, outcome !== null && typeof outcome === 'object' && outcome.ok === false ? outcome.error : undefined, entry.site));
   };
 
   const dispatch = (call: SdkCall): void => {
@@ -83,6 +105,7 @@ export function createSdk(config: SdkConfig, transport: SdkTransport): SdkHandle
   };
 
   const call = (method: string, args: unknown[]): Promise<unknown> => {
+    const site = callSite();
     // Arguments cross to the host as a structured clone. What cannot be cloned (functions, DOM
     // nodes) is refused here, before the call takes a place in the sequence, as the real bridge
     // refuses it before sending.
@@ -91,15 +114,19 @@ export function createSdk(config: SdkConfig, transport: SdkTransport): SdkHandle
       copy = transport.clone ? transport.clone(args) : typeof structuredClone === 'function' ? structuredClone(args) : args;
     } catch (error) {
       return Promise.reject(
-        makeError(method, {
-          code: 'INVALID_ARGUMENT',
-          message: `${method}: the arguments cannot be sent to the host (${error instanceof Error ? error.message : String(error)}). Send plain data: objects, arrays, strings, numbers, booleans and null.`,
-        }),
+        makeError(
+          method,
+          {
+            code: 'INVALID_ARGUMENT',
+            message: `${method}: the arguments cannot be sent to the host (${error instanceof Error ? error.message : String(error)}). Send plain data: objects, arrays, strings, numbers, booleans and null.`,
+          },
+          site,
+        ),
       );
     }
     return new Promise((resolve, reject) => {
       const seq = nextSeq++;
-      pending.set(seq, { resolve, reject, method });
+      pending.set(seq, { resolve, reject, method, site });
       if (isReady) dispatch({ seq, method, args: copy });
       else waiting.push({ seq, method, args: copy });
     });

@@ -6,6 +6,7 @@ import { encodeWireValue } from '../dev/wire-values.js';
 import { openToolFile, readRequestPath, contentTypeOf } from '../dev/static-files.js';
 import { createSdk } from '../sdk/create-sdk.js';
 import { connectSdk } from './connect.js';
+import { catchPageRejections, describeReason, toolPlaceIn } from './rejections.js';
 import { installSandbox, type ConsoleEntry } from './sandbox.js';
 import { createTestHost, type TestHost, type TestHostOptions } from './test-host.js';
 
@@ -36,7 +37,10 @@ export interface LoadedTool {
   readonly document: Document;
   /** What the page wrote to its console, and what the sandbox stopped, oldest first. */
   readonly console: readonly ConsoleEntry[];
-  /** Uncaught errors, files the page could not load, and console.error output. */
+  /**
+   * Uncaught errors, promises the page left rejected (a bridge call nobody awaited, with the
+   * tool's line that made it), files the page could not load, and console.error output.
+   */
   readonly errors: readonly string[];
   /** The first element matching `selector`; throws, naming the selector, when there is none. */
   $(selector: string): HTMLElement;
@@ -59,19 +63,33 @@ interface JsdomModule {
 }
 
 /**
- * jsdom is the author's dev dependency, not ours. Looked up from the tool's folder first: when the
- * project reaches pipeline-tool through a link (a `file:` dependency on a global or cloned copy,
- * `npm link`), a plain import would search beside pipeline-tool's real location instead, and miss
- * the project's jsdom.
+ * jsdom is the author's dev dependency, not ours, so it is looked for where the author's project
+ * is: from the tool's folder, then from the folder the tests run in (a tool folder outside the
+ * project, such as a fixture in /tmp, has no node_modules above it), and only then beside
+ * pipeline-tool itself. When the project reaches pipeline-tool through a link (a `file:`
+ * dependency on a global or cloned copy, `npm link`), a plain import would search beside
+ * pipeline-tool's real location only, and miss the project's jsdom. The module is loaded once.
  */
-async function importJsdom(toolFolder: string): Promise<JsdomModule> {
+let jsdomLoaded: Promise<JsdomModule> | undefined;
+
+function importJsdom(toolFolder: string): Promise<JsdomModule> {
+  jsdomLoaded ??= loadJsdom(toolFolder);
+  // A failure is not kept: the author may install jsdom and run again in the same process.
+  jsdomLoaded.catch(() => (jsdomLoaded = undefined));
+  return jsdomLoaded;
+}
+
+async function loadJsdom(toolFolder: string): Promise<JsdomModule> {
   let loaded: { default?: JsdomModule } & Partial<JsdomModule>;
   try {
     let specifier = 'jsdom';
-    try {
-      specifier = pathToFileURL(createRequire(path.join(toolFolder, 'noop.js')).resolve('jsdom')).href;
-    } catch {
-      // Not installed in the project: fall back to where pipeline-tool itself is.
+    for (const from of [toolFolder, process.cwd()]) {
+      try {
+        specifier = pathToFileURL(createRequire(path.join(from, 'noop.js')).resolve('jsdom')).href;
+        break;
+      } catch {
+        // Not installed there: look in the next place, then beside pipeline-tool itself.
+      }
     }
     loaded = (await import(specifier)) as typeof loaded;
   } catch {
@@ -156,6 +174,12 @@ export async function loadTool(folder: string, options: LoadToolOptions = {}): P
     resources: { interceptors: [interceptor] },
     beforeParse(window: Window & typeof globalThis) {
       installSandbox(window, note);
+      // What the page leaves rejected is the page's problem, as under dev: recorded, with the
+      // tool's line, never a crash of the test runner.
+      catchPageRejections(window.Promise, (reason) => {
+        const place = toolPlaceIn((reason as { stack?: unknown } | null)?.stack, TOOL_ORIGIN);
+        note('error', `unhandled rejection${place === undefined ? '' : ` at ${place}`}: ${describeReason(reason)}`);
+      });
       // jsdom has no fetch(); a tool may fetch its own files, as under dev. (The response's
       // objects come from Node, so instanceof checks on them fail in the page.)
       if (typeof (window as { fetch?: unknown }).fetch !== 'function') {

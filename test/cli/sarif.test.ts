@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -95,6 +96,7 @@ describe('validate --format sarif', () => {
       zip: { args: ['validate', zip, '--format', 'sarif'], cwd: path.dirname(zip) },
       clean: { args: ['validate', writeFolder(goodFiles()), '--format', 'sarif'] },
       severities: { args: ['validate', severities, '--format', 'sarif'], cwd: path.dirname(severities) },
+      several: { args: ['validate', zip, severities, '--format', 'sarif'], cwd: tmpdir() },
     });
     const work = tempDir();
     const files: string[] = [];
@@ -206,6 +208,22 @@ describe('validate --format sarif', () => {
       if (region) expect(text).toContain(`${region.startLine}:${region.startColumn ?? 1}  ${result.level === 'error' ? 'error  ' : 'warning'}  ${result.message.text}`);
       expect(result.ruleIndex).toBe(rules.findIndex((rule) => rule.id === result.ruleId));
     }
+  });
+
+  it('of several bundles prints one log whose one run holds the results of each, every zip its own artifact', () => {
+    const several = runCli(cases['several']!.args, { cwd: cases['several']!.cwd! });
+    expect(several.code).toBe(1);
+    const log = sarifOf(several.stdout);
+    expect(log.runs).toHaveLength(1);
+    const run = log.runs[0]!;
+    const one = (name: string) => JSON.parse(runCli(cases[name]!.args, { cwd: cases[name]!.cwd! }).stdout) as Log;
+    const counts = (results: readonly Result[]) => results.map((result) => result.ruleId).sort();
+    expect(counts(run.results!)).toEqual(counts([...one('zip').runs[0]!.results!, ...one('severities').runs[0]!.results!]));
+    const zips = run.artifacts!.filter((artifact) => artifact.mimeType === 'application/zip');
+    expect(zips).toHaveLength(1);
+    const dialog = run.results!.find((result) => result.ruleId === 'dialog-call' && result.locations![0]!.physicalLocation!.artifactLocation!.index !== undefined)!;
+    const entry = run.artifacts![dialog.locations![0]!.physicalLocation!.artifactLocation!.index!]!;
+    expect(run.artifacts![entry.parentIndex!]).toBe(zips[0]);
   });
 });
 

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { goodEntries, goodFiles, goodManifest, tempDir, writeFolder, writeZip } from '../helpers/bundles.js';
@@ -54,6 +55,23 @@ describe('validate: exit codes', () => {
     expect(upper.code).toBe(2);
     expect(upper.stderr).toContain('unknown rule "DIALOG-CALL"; did you mean "dialog-call"?');
   });
+});
+
+it('calls a .tar.gz a gzip archive, and a .tar a tar archive', () => {
+  const folder = writeFolder(goodFiles());
+  const out = tempDir();
+  for (const [name, flags, words] of [
+    ['tool.tar.gz', '-czf', 'is a gzip archive (.gz, as in .tar.gz or .tgz), not a zip archive'],
+    ['tool.tar', '-cf', 'is a tar archive (.tar), not a zip archive'],
+  ] as const) {
+    const archive = path.join(out, name);
+    execFileSync('tar', [flags, archive, '-C', folder, '.']);
+    const result = runCli(['validate', archive, '--format', 'json']);
+    expect(result.code).toBe(1);
+    const [problem] = (JSON.parse(result.stdout) as { problems: { ruleId: string; message: string }[] }).problems;
+    expect(problem).toMatchObject({ ruleId: 'archive-not-zip', data: { format: name.endsWith('.gz') ? 'gzip' : 'tar' } });
+    expect(problem!.message).toContain(words);
+  }
 });
 
 describe('validate: the wrong folder', () => {

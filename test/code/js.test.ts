@@ -509,6 +509,10 @@ describe('bridge-literal-range', () => {
     ]);
     expect(ids(scanJs('lines.push({ qty: 2, unitPrice: 9, taxRate: 15, discountPercent: -5 });'))).toEqual(['bridge-literal-range']);
     expect(scanJs('pipeline.quotes.addLines([{ qty: 2, unitPrice: 9, taxRate: 15, discountPercent: 100 }]);')).toEqual([]);
+    // Above 100, addLines's percentage comes to more than 100%: the model warns of it too.
+    expect(scanJs('pipeline.quotes.addLines([{ qty: 2, unitPrice: 9, taxRate: 100 }]);')).toEqual([]);
+    const over = scanJs('pipeline.quotes.addLines([{ qty: 2, unitPrice: 9, taxRate: 1500 }]);');
+    expect(over.map((h) => [h.data.method, h.data.field, h.data.value, h.data.hint])).toEqual([['quotes.addLines', 'taxRate', 1500, 'over-100']]);
   });
 
   it('only looks at whole literals', () => {

@@ -22,8 +22,10 @@ function parses(text: string): boolean {
 
 describe('json-syntax', () => {
   it.each([
-    ['{"a": 1,}', 1, 9, 'trailing comma'],
-    ['[1, 2,]', 1, 7, 'trailing comma'],
+    // At the comma itself, not at the bracket after it.
+    ['{"a": 1,}', 1, 8, 'trailing comma'],
+    ['[1, 2,]', 1, 6, 'trailing comma'],
+    ['{\n  "a": [\n    1,\n  ],\n}', 3, 6, 'trailing comma'],
     ["{'a': 1}", 1, 2, 'single quotes'],
     ['{"a": 1} // note', 1, 10, 'comment'],
     ['{"a": 01}', 1, 8, 'leading zero'],
@@ -73,7 +75,7 @@ describe('large JSON files', () => {
   it('stream through the checker past the parse limit, with the error located', async () => {
     const { PARSE_LIMIT } = await import('../../src/core/code/json-scanner.js');
     const body = `[${'"x",'.repeat(PARSE_LIMIT / 4)}\n"x",]`;
-    expect(at(scanJson(body, { chunk: 65536 }))).toEqual(['json-syntax@2:5']);
+    expect(at(scanJson(body, { chunk: 65536 }))).toEqual(['json-syntax@2:4']);
     expect(scanJson(`[${'"x",'.repeat(PARSE_LIMIT / 4)}"x"]`, { chunk: 65536 })).toEqual([]);
   });
 });

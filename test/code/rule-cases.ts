@@ -227,7 +227,7 @@ export const codeRuleCases: Record<string, CodeRuleCase> = {
   'json-syntax': {
     bad: { files: { 'data/rates.json': '{\n  "gst": 0.15,\n}\n' } },
     good: { files: { 'data/rates.json': '{\n  "gst": 0.15\n}\n' } },
-    at: { file: 'data/rates.json', line: 3, column: 1 },
+    at: { file: 'data/rates.json', line: 2, column: 14 },
     message: 'This is not valid JSON: a trailing comma before "}" (JSON does not allow one). JSON.parse and fetch().json() will throw on it.',
     falsePositives: {
       'byte-order mark': { files: { 'data/rates.json': '\ufeff{"gst": 0.15}' } },

@@ -50,7 +50,7 @@ describe('parseProjectConfig', () => {
   });
 
   it('places a JSON syntax error at its line and column', () => {
-    expect(mistake('{\n  "source": "src",\n}')).toMatchObject({ line: 3, column: 1, reason: expect.stringMatching(/^not valid JSON: .*trailing comma/) });
+    expect(mistake('{\n  "source": "src",\n}')).toMatchObject({ line: 2, column: 18, reason: expect.stringMatching(/^not valid JSON: .*trailing comma/) });
     expect(mistake('{ "source": \'src\' }')).toMatchObject({ line: 1, column: 13 });
     expect(mistake('')).toMatchObject({ line: 1, column: 1, reason: expect.stringContaining('not valid JSON') });
     expect(mistake('{ // a comment\n}').reason).toContain('comments are not allowed');

@@ -35,6 +35,7 @@ const APP_JS = [
   "window.open('https://example.com/popup');",
   "document.getElementById('order').addEventListener('submit', () => { document.body.dataset.submitted = 'yes'; });",
   "setTimeout(function away() { window.top.location.href = 'https://example.com/away'; }, 0);",
+  'window.pipeline.quotes.addLines([{ qty: -1, unitPrice: 1, taxRate: 0 }]);',
   '',
 ].join('\n');
 
@@ -71,7 +72,7 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
       const frame = await findToolFrame(page, server, 'troubled');
       await frame.click('#send');
       await frame.click('#leave');
-      await expect.poll(async () => (await problems(page)).length, { timeout: 5_000 }).toBeGreaterThanOrEqual(10);
+      await expect.poll(async () => (await problems(page)).length, { timeout: 5_000 }).toBeGreaterThanOrEqual(11);
       const shown = await problems(page);
       const find = (kind: string, text: string) => shown.find(([k, t]) => k === kind && t.includes(text));
       // A syntax error in a classic script is caught, with its place: the reporter runs first.
@@ -86,6 +87,9 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
       // Asked for twice by the browser (preload scanner and parser), shown once.
       expect(shown.filter(([kind, text]) => kind === 'missing' && text.includes('lib/missing.js'))).toHaveLength(1);
       expect(find('error', 'app.js:6:')?.[1]).toContain('The sandbox keeps the tool from navigating the host page');
+      // A bridge call the host refused and nobody awaited: at the tool's line that made it, not in the SDK.
+      expect(find('rejection', 'app.js:7:24')?.[1]).toContain('BridgeError: quotes.addLines rejected the whole batch');
+      expect(shown.some(([, text]) => text.includes('__pipeline') || text.includes('sdk.js'))).toBe(false);
       // The box is in the page, above the tool, and says how many.
       expect(await page.locator('#tool-problems').isVisible()).toBe(true);
       expect(await page.locator('#tool-problems .problems-head strong').textContent()).toBe(`${shown.length} problems in the tool`);
@@ -107,7 +111,7 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
       await page.waitForTimeout(300);
       expect((await problems(page)).map(([kind]) => kind).filter((kind) => kind === 'missing')).toHaveLength(2);
       const kinds = (await problems(page)).map(([kind]) => kind);
-      expect(kinds.filter((kind) => kind === 'rejection')).toHaveLength(1);
+      expect(kinds.filter((kind) => kind === 'rejection')).toHaveLength(2);
       await page.click('#tool-problems button');
       expect(await page.locator('#tool-problems').isHidden()).toBe(true);
     });
@@ -138,12 +142,20 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
         const line = { description: 'x', qty: 1, unitPrice: 10, taxRate: 0.15 };
         await window.pipeline!.quotes.addLines([line, line, { ...line, taxRate: 1, sectionNote: 'typo' } as never]);
         await window.pipeline!.quotes.create({ customerName: 'Total Test', upsertByEmail: false, lines: [{ description: 'Call-out', qty: 2, unitPrice: 10, taxRate: 0.15 }] });
+        await window.pipeline!.quotes.addLines([{ ...line, taxRate: 1500 }]);
       });
-      const entry = page.locator('#call-log li[data-method="quotes.addLines"]').first();
+      // Newest first: the last addLines at the top.
+      await expect.poll(() => page.locator('#call-log li[data-method="quotes.addLines"]').count(), { timeout: 5_000 }).toBe(2);
+      const entry = page.locator('#call-log li[data-method="quotes.addLines"]').nth(1);
       await expect.poll(() => entry.getAttribute('data-status'), { timeout: 5_000 }).toBe('ok');
       expect(await entry.locator('.call-status').textContent()).toBe('resolved with 2 warnings');
       const warnings = await entry.locator('.call-warning').allTextContents();
       expect(warnings).toEqual([expect.stringMatching(/^warning lines\[2\]\.sectionNote: .* \[UNKNOWN_FIELD\]$/), expect.stringMatching(/^warning lines\[2\]\.taxRate: is 1, .* \[TAX_RATE_IS_ONE\]$/)]);
+      // A rate over 100% once read gets the warning quotes.create gives for 15.
+      const over = page.locator('#call-log li[data-method="quotes.addLines"]').first();
+      await expect.poll(() => over.locator('.call-warning').allTextContents(), { timeout: 5_000 }).toEqual([
+        expect.stringMatching(/^warning lines\[0\]\.taxRate: is 1500, which quotes\.addLines reads as 1500% .* \[TAX_RATE_LOOKS_LIKE_PERCENT\]$/),
+      ]);
       const created = page.locator('#created-quotes tr').nth(1);
       await expect.poll(() => created.locator('td').last().textContent(), { timeout: 5_000 }).toBe('23.00');
     } finally {
@@ -174,7 +186,7 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
       server = await startTestServer({ root: writeTool(), watch: false });
     });
 
-    it.each([800, 1100, 1400, 1920])('at %i px: nothing overflows sideways and the call log is in the first screen', async (width) => {
+    it.each([800, 1100, 1400, 1700, 1920])('at %i px: nothing overflows sideways and the call log is in the first screen', async (width) => {
       const page = await browser.newPage({ viewport: { width, height: 900 } });
       try {
         await page.goto(server.url);
@@ -186,6 +198,9 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
             { description: 'Base cabinet 600 mm with soft-close drawers and a very long description', productCode: 'CAB-BASE-600', qty: 2, unitPrice: 450, taxRate: 15, section: 'Cabinets', sectionNotes: 'White melamine carcasses', groupKey: 'a' },
             { description: 'Benchtop, engineered stone, 20 mm, with arris edge', qty: 3.2, unitPrice: 1489.5, taxRate: 0.15, discountPercent: 12.5, section: 'Benchtop' },
             { description: 'Installation', qty: 1, unitPrice: 800, taxRate: 0.15, section: 'Labour', summaryOnly: true },
+            // The long tokens real quotes carry: a task template's code and an area unit.
+            { description: 'Installation', productCode: 'T_DEFAULT_INSTALLATION_TASK', qty: 1, unitPrice: 180, taxRate: 0.15, section: 'Benchtop' },
+            { description: 'Splashback', productCode: 'TILE-SUBWAY-75', unit: 'T_SQUARE_METRE', qty: 12.75, unitPrice: 1234.56, taxRate: 0.15, section: 'Benchtop' },
           ]);
           await sdk.quotes.create({ customerName: 'Layout Customer With A Long Name Ltd', upsertByEmail: false, lines: [{ description: 'Call-out', qty: 1, unitPrice: 10, taxRate: 0.15 }] });
         });
@@ -204,6 +219,10 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
             // Sideways, only the quote's body as a whole may scroll: no table or block on its own.
             ownScrollers: Array.from(document.querySelectorAll('#quote-panel .quote-block, #quote-panel table, #quote-editor, #quote-preview')).filter((element) => getComputedStyle(element).overflowX !== 'visible').length,
             editorFitsOrScrolls: editor.scrollWidth <= editor.clientWidth || getComputedStyle(editor).overflowX === 'auto',
+            // Column heads (Nett, Total…) past the quote panel's right edge, which only a sideways scroll shows.
+            cutOff: Array.from(document.querySelectorAll('#quote-panel th'))
+              .filter((th) => th.getBoundingClientRect().right > editor.getBoundingClientRect().right + 1)
+              .map((th) => th.textContent),
           };
         });
         expect(layout.pageWidth).toBeLessThanOrEqual(layout.viewportWidth);
@@ -211,6 +230,8 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
         expect(layout.toolWidth).toBeGreaterThanOrEqual(Math.min(360, width - 40));
         expect(layout.ownScrollers).toBe(0);
         expect(layout.editorFitsOrScrolls).toBe(true);
+        // From 1700 px the quote has a column of its own, wide enough for every column of it.
+        if (width >= 1700) expect(layout.cutOff).toEqual([]);
       } finally {
         await page.close();
       }

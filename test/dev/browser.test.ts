@@ -177,6 +177,36 @@ describe.skipIf(!hasChromium)('pipeline-tool dev in Chromium', () => {
       expect(codes).toEqual({ nan: ['BATCH_REJECTED', 'INVALID_TYPE'], fn: ['INVALID_ARGUMENT'] });
     });
 
+    // Two calls of 5 MB through the frame, the host page and the server: room for a busy machine.
+    it('refuses a call over 5,000,000 bytes with CALL_TOO_LARGE and the testing kit\'s message, and takes one of exactly that size', { timeout: 120_000 }, async () => {
+      const frame = await findToolFrame(page, server, 'loaded v1');
+      const outcomes = await frame.evaluate(async () => {
+        const sdk = window.pipeline!;
+        // {"method":"settings.set","args":["big","xxx…"]}: the bytes around the value, counted.
+        const around = JSON.stringify({ method: 'settings.set', args: ['big', ''] }).length;
+        const settle = (call: Promise<unknown>) =>
+          call.then(
+            () => ({ ok: true }),
+            (error: { code: string; message: string }) => ({ ok: false, code: error.code, message: error.message }),
+          );
+        const exactly = await settle(sdk.settings.set('big', 'x'.repeat(5_000_000 - around)));
+        const over = await settle(sdk.settings.set('big', 'x'.repeat(5_000_001 - around)));
+        await sdk.settings.set('big', null);
+        return [exactly, over];
+      });
+      expect(outcomes).toEqual([
+        { ok: true },
+        {
+          ok: false,
+          code: 'CALL_TOO_LARGE',
+          message:
+            'settings.set was not run: the call is 5,000,001 bytes as JSON, more than the 5,000,000 the emulated host takes in one call. Nothing was changed; send less in one call (fewer lines in a batch, say).',
+        },
+      ]);
+      const logged = page.locator('#call-log li[data-status="error"][data-code="CALL_TOO_LARGE"]').first();
+      await expect.poll(() => logged.count(), { timeout: 10_000 }).toBe(1);
+    });
+
     it('shows a summaryOnly section collapsed in the customer preview, and whole in the editor', async () => {
       const frame = await findToolFrame(page, server, 'loaded v1');
       await frame.evaluate(() =>
@@ -229,12 +259,11 @@ describe.skipIf(!hasChromium)('pipeline-tool dev in Chromium', () => {
         dialogs += 1;
         void dialog.dismiss();
       });
+      // A dialog that opened would wait for the dismissal counted below; none may open.
       const sandbox = await frame.evaluate(() => {
-        const started = performance.now();
         const alerted = window.alert('hello');
         const confirmed = window.confirm('sure?');
         const prompted = window.prompt('name?');
-        const took = performance.now() - started;
         let storage: string;
         try {
           window.localStorage.setItem('k', 'v');
@@ -249,10 +278,9 @@ describe.skipIf(!hasChromium)('pipeline-tool dev in Chromium', () => {
         } catch (error) {
           session = (error as Error).name;
         }
-        return { alerted: alerted === undefined, confirmed, prompted, took, storage, session, cookie: (() => { try { return document.cookie; } catch (error) { return (error as Error).name; } })() };
+        return { alerted: alerted === undefined, confirmed, prompted, storage, session, cookie: (() => { try { return document.cookie; } catch (error) { return (error as Error).name; } })() };
       });
       expect(sandbox).toMatchObject({ alerted: true, confirmed: false, prompted: null, storage: 'SecurityError', session: 'SecurityError', cookie: 'SecurityError' });
-      expect(sandbox.took).toBeLessThan(1_000);
       expect(dialogs).toBe(0);
     });
 

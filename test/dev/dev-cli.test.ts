@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_API_KEY } from '../../src/platform/index.js';
 import { tempDir } from '../helpers/bundles.js';
 import { BIN, runCli, STACK_TRACE } from '../helpers/cli.js';
+import { spawnDev } from './dev-process.js';
 import { canConnect, freePort, reachableOwnAddresses, writeTool } from './helpers.js';
 
 const blockers: Server[] = [];
@@ -110,6 +111,33 @@ describe('pipeline-tool dev (the binary)', () => {
     const result = runCli(['dev', path.join(tempDir(), 'missing')], { cwd: tempDir() });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('does not exist');
+  });
+
+  it('prints the fixture file\'s API keys with what each may call, and a curl with one that may list customers', async () => {
+    const cwd = tempDir();
+    const fixtures = {
+      $schema: './node_modules/pipeline-tool/schemas/fixtures.schema.json',
+      apiKeys: [
+        { key: DEFAULT_API_KEY, scopes: [] },
+        { key: 'partner-key-0001', scopes: ['GET /api/v1/customers', 'GET /api/v1/products'], rateLimit: { requests: 5, windowSeconds: 10 } },
+        { key: 'writer-key-0002', scopes: ['POST /api/v1/quotes'] },
+      ],
+    };
+    writeFileSync(path.join(cwd, 'fixtures.json'), JSON.stringify(fixtures));
+    const dev = spawnDev([writeTool(), '--port', '0', '--fixtures', 'fixtures.json'], { cwd });
+    try {
+      await dev.waitForOutput(/Stop:/);
+      const stdout = dev.stdout();
+      expect(stdout).toContain(`  API keys: ${DEFAULT_API_KEY}   no endpoint; 60 requests per 60 s\n`);
+      expect(stdout).toContain(`            partner-key-0001           GET /api/v1/customers, GET /api/v1/products; 5 requests per 10 s\n`);
+      expect(stdout).toContain(`            writer-key-0002            POST /api/v1/quotes; 60 requests per 60 s\n`);
+      const curl = /Try: +curl -H "Authorization: Bearer (\S+)" (\S+)/.exec(stdout);
+      expect(curl?.[1]).toBe('partner-key-0001');
+      const answer = await fetch(curl![2]!, { headers: { Authorization: `Bearer ${curl![1]}` } });
+      expect(answer.status).toBe(200);
+    } finally {
+      expect(await dev.stop()).toBe(0);
+    }
   });
 
   it('exits 2 for a broken fixture file, naming line and column', () => {

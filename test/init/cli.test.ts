@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateBundle } from '../../src/core/validate.js';
@@ -39,7 +39,7 @@ describe('init with flags', () => {
     });
     await expectCleanTool(project);
     // The next steps are the project's own scripts, with the zip's real name.
-    for (const command of ['cd estimator', 'npm install', 'npm run dev', 'npm run pack', 'dist/Kitchen-2.1.0.zip', 'npx pipeline-tool version patch']) {
+    for (const command of ['cd estimator', 'npm install', 'npm run dev', 'npm run pack', 'dist/kitchen-2.1.0.zip', 'npx pipeline-tool version patch']) {
       expect(result.stdout).toContain(command);
     }
   });
@@ -54,7 +54,7 @@ describe('init with flags', () => {
     expect(result.code).toBe(EXIT.ok);
     // The project file names the tool folder and the output, so the commands need no paths.
     expect(result.stdout).toMatch(/^ {2}npx pipeline-tool dev +runs the tool \(src\/, as pipeline-tool.config.json says\)/m);
-    expect(result.stdout).toMatch(/^ {2}npx pipeline-tool pack +builds dist\/X-1\.0\.0\.zip/m);
+    expect(result.stdout).toMatch(/^ {2}npx pipeline-tool pack +builds dist\/x-1\.0\.0\.zip/m);
     expect(result.stdout).not.toContain('npm run');
     // Nothing was written to package.json, so nothing is said about its dependency either.
     expect(result.stdout).not.toContain('file:');
@@ -122,6 +122,36 @@ describe('init with flags', () => {
     expect(forced.stdout).toContain('README.md');
     expect(await readFile(path.join(cwd, 'README.md'), 'utf8')).toBe('mine');
     await expectCleanTool(cwd);
+  });
+});
+
+describe('init --force on a project that exists', () => {
+  it('says nothing was written, and names the tool and the zip its own files give', async () => {
+    const cwd = await tempDir();
+    expect((await runCli(['init', 'kitchen', '--yes', '--type', 'quoting_extension', '--name', 'Kitchen Estimator', '--short-name', 'Kitchen', '--version', '2.0.0'], { cwd })).code).toBe(EXIT.ok);
+    const before = await listFiles(path.join(cwd, 'kitchen'));
+    const again = await runCli(['init', 'kitchen', '--yes', '--force'], { cwd });
+    expect(again.code).toBe(EXIT.ok);
+    expect(again.stdout).not.toContain('Created');
+    expect(again.stdout).toContain(`Nothing was written: kitchen already holds every file of the project (${before.length} files), and each was left as it was.`);
+    expect(again.stdout).toContain('The tool there is Kitchen Estimator, a quoting_extension tool.');
+    // The kept manifest decides the zip's name, not the defaults of this run.
+    expect(again.stdout).toMatch(/^ {2}npm run pack +builds dist\/kitchen-2\.0\.0\.zip/m);
+    expect(again.stdout).not.toContain('my-tool');
+    expect(await listFiles(path.join(cwd, 'kitchen'))).toEqual(before);
+  });
+
+  it('lists what it added and what it kept, and says the kept manifest decides', async () => {
+    const cwd = await tempDir();
+    expect((await runCli(['init', 'kitchen', '--yes', '--short-name', 'Bench', '--version', '1.4.0'], { cwd })).code).toBe(EXIT.ok);
+    await rm(path.join(cwd, 'kitchen', 'README.md'));
+    await rm(path.join(cwd, 'kitchen', 'src', 'styles.css'));
+    const again = await runCli(['init', 'kitchen', '--yes', '--force', '--type', 'quoting_extension'], { cwd });
+    expect(again.code).toBe(EXIT.ok);
+    expect(again.stdout).toContain('Added 2 files to kitchen: README.md, src/styles.css.');
+    expect(again.stdout).toContain('These already existed and were left as they were:\n  .github/workflows/validate.yml');
+    expect(again.stdout).toContain('The kept src/manifest.json decides what the tool is: Kitchen, a standalone tool.');
+    expect(again.stdout).toMatch(/builds dist\/bench-1\.4\.0\.zip/);
   });
 });
 

@@ -223,7 +223,7 @@ describe.skipIf(process.platform === 'win32')('slow: packed, installed, scaffold
     if (fromTarball) await checkLibrary(root);
 
     // pack again: dist/ is build output, so the zip of the same version is replaced.
-    const zipName = type === 'standalone' ? 'Café-1.0.0.zip' : 'Café-Estimator-1.0.0.zip';
+    const zipName = type === 'standalone' ? 'café-1.0.0.zip' : 'café-estimator-1.0.0.zip';
     const zip = path.join(root, 'dist', zipName);
     const first = await sha256(zip);
     await writeFile(path.join(root, 'src/app.js'), `${await readFile(path.join(root, 'src/app.js'), 'utf8')}// changed\n`);

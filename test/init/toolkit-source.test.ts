@@ -88,6 +88,8 @@ describe('where a new project gets pipeline-tool from', () => {
     expect(pkg.devDependencies['pipeline-tool']).toBe(`file:${realpathSync(REPO)}`);
     expect(result.stdout).toContain(`not installed from the npm registry, so the project's package.json installs it from this copy: file:${realpathSync(REPO)}`);
     expect(result.stdout).toContain('--pipeline-tool <spec>');
+    // The lockfile keeps the link relative to the project: a copy elsewhere must relink first.
+    expect(result.stdout).toContain('A copy of the project in another folder needs `npm install` (not `npm ci`) once, to relink it.');
   });
 
   it('init --pipeline-tool writes the spec given, and names it', async () => {
@@ -97,5 +99,7 @@ describe('where a new project gets pipeline-tool from', () => {
     const pkg = JSON.parse(await readFile(path.join(cwd, 'x', 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
     expect(pkg.devDependencies['pipeline-tool']).toBe('^0.1.0');
     expect(result.stdout).toContain("The project's package.json installs pipeline-tool from ^0.1.0 (--pipeline-tool).");
+    // A registry range has no path to relink.
+    expect(result.stdout).not.toContain('npm ci');
   });
 });

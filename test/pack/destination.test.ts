@@ -7,7 +7,7 @@ import { packFolder } from '../../src/core/pack/pack-folder.js';
 import { tempDir, writeFolder } from '../helpers/bundles.js';
 import { goodFiles } from './helpers.js';
 
-const NAME = 'Kitchen-1.2.0.zip';
+const NAME = 'kitchen-1.2.0.zip';
 
 /** A folder on another file system than the temporary folder, where one exists (Linux: /dev/shm). */
 function otherFileSystem(): string | undefined {
@@ -47,7 +47,7 @@ describe('safeFileName and defaultZipName', () => {
 
   it('marks Windows device names, numbered ones included, and nothing that merely contains one', () => {
     for (const device of ['com1', 'COM9', 'lpt3', 'com²', 'aux', 'nul.tar', 'PRN']) {
-      expect(defaultZipName(undefined, undefined, device)).toBe(`${device}_.zip`);
+      expect(defaultZipName(undefined, undefined, device)).toBe(`${device.toLowerCase()}_.zip`);
     }
     for (const name of ['falcon', 'comx', 'com10', 'lpt', 'auxiliary', 'null', 'tinycon']) {
       expect(defaultZipName(undefined, undefined, name)).toBe(`${name}.zip`);

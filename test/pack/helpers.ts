@@ -7,7 +7,7 @@ import { goodFiles, goodManifest } from '../helpers/bundles.js';
 export { goodFiles, goodManifest };
 
 /** The file names the default destination gets for goodManifest. */
-export const GOOD_ZIP_NAME = 'Kitchen-1.2.0.zip';
+export const GOOD_ZIP_NAME = 'kitchen-1.2.0.zip';
 
 /** Temporary files pack leaves beside a destination while it works: there must be none afterwards. */
 export function tempFilesIn(folder: string): string[] {

@@ -26,8 +26,9 @@ describe('pack CLI: exit codes and output', () => {
       dryRun: false,
       written: true,
       existed: false,
-      folder: tool,
-      output: zip,
+      // Relative to the folder the command ran in, as validate shows its bundle.
+      folder: path.relative(cwd, tool),
+      output: GOOD_ZIP_NAME,
       sha256: sha256(bytes),
       stage: 'zip',
       limits: {
@@ -39,6 +40,9 @@ describe('pack CLI: exit codes and output', () => {
       report: { ok: true, errorCount: 0, warningCount: 0, problems: [] },
     });
     expect(json.included.map((file: { path: string }) => file.path)).toEqual(['app.js', 'index.html', 'manifest.json', 'styles.css']);
+    expect(json.report.bundle).toBe(json.folder);
+    const validated = runCli(['validate', tool, '--format', 'json'], { cwd });
+    expect(JSON.parse(validated.stdout).bundle).toBe(json.folder);
   });
 
   it('text: the path, the SHA-256 and the files left out for their type', () => {

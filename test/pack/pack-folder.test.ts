@@ -92,7 +92,7 @@ describe('packFolder: where the zip goes', () => {
   });
 
   it('makes the default name safe, and falls back to the folder name without a usable manifest', () => {
-    expect(defaultZipName('Kitchen Estimator', '1.0.0+build.5', 'x')).toBe('Kitchen-Estimator-1.0.0-build.5.zip');
+    expect(defaultZipName('Kitchen Estimator', '1.0.0+build.5', 'x')).toBe('kitchen-estimator-1.0.0-build.5.zip');
     expect(defaultZipName('../../etc/passwd', '1.0.0', 'x')).toBe('etc-passwd-1.0.0.zip');
     expect(defaultZipName('日本語', '2.0.0', 'my-tool')).toBe('日本語-2.0.0.zip');
     expect(defaultZipName('🔧🔧', '2.0.0', 'my-tool')).toBe('my-tool-2.0.0.zip');
@@ -104,10 +104,10 @@ describe('packFolder: where the zip goes', () => {
 
   it('keeps the letters of every script in the name, in NFC, and replaces what a file system refuses', () => {
     const nfc = 'Caf\u00e9';
-    expect(defaultZipName(nfc, '1.0.0', 'x')).toBe('Café-1.0.0.zip');
+    expect(defaultZipName(nfc, '1.0.0', 'x')).toBe('café-1.0.0.zip');
     // Typed on a keyboard that decomposes: the same name, byte for byte.
-    expect(Buffer.from(defaultZipName('Cafe\u0301', '1.0.0', 'x'))).toEqual(Buffer.from(`${nfc}-1.0.0.zip`));
-    expect(defaultZipName('Ölçüm Łódź Ωμέγα', '2.0.0', 'x')).toBe('Ölçüm-Łódź-Ωμέγα-2.0.0.zip');
+    expect(Buffer.from(defaultZipName('Cafe\u0301', '1.0.0', 'x'))).toEqual(Buffer.from(`${nfc.toLowerCase()}-1.0.0.zip`));
+    expect(defaultZipName('Ölçüm Łódź Ωμέγα', '2.0.0', 'x')).toBe('ölçüm-łódź-ωμέγα-2.0.0.zip');
     expect(safeFileName('a<b>c:d"e/f\\g|h?i*j')).toBe('a-b-c-d-e-f-g-h-i-j');
     // Invisible and direction-changing characters would make one name look like another.
     expect(safeFileName('evil\u202Egpj.exe\u200B')).toBe('evil-gpj.exe');
@@ -124,8 +124,10 @@ describe('packFolder: where the zip goes', () => {
     expect(longest).toBe(`${'\u{1D49C}'.repeat(30)}-1.0.0-${'\u{1D49C}'.repeat(28)}.zip`);
     // Windows cannot create a file named after a device, whatever its extension.
     expect(defaultZipName(undefined, undefined, 'con')).toBe('con_.zip');
-    expect(defaultZipName(undefined, undefined, 'LPT1')).toBe('LPT1_.zip');
-    expect(defaultZipName('CON', '1.0.0', 'x')).toBe('CON-1.0.0.zip');
+    expect(defaultZipName(undefined, undefined, 'LPT1')).toBe('lpt1_.zip');
+    expect(defaultZipName('CON', '1.0.0', 'x')).toBe('con-1.0.0.zip');
+    // Lower case for the name, never for the version, whose pre-release tags differ by case.
+    expect(defaultZipName('Kitchen', '1.0.0-RC.1', 'x')).toBe('kitchen-1.0.0-RC.1.zip');
   });
 
   it('never packs its own output when it writes inside the folder', async () => {

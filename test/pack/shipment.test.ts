@@ -40,7 +40,7 @@ describe('planShipment: the manifest that ships', () => {
     expect(path.basename((await packFolder(atLimit, { cwd: tempDir(), dryRun: true })).outputPath)).toBe(GOOD_ZIP_NAME);
     const over = writeFolder({ ...goodFiles(), 'manifest.json': manifestOfSize(70_000) });
     const result = await packFolder(over, { cwd: tempDir(), dryRun: true });
-    expect(path.basename(result.outputPath)).toBe(`${path.basename(over)}.zip`);
+    expect(path.basename(result.outputPath)).toBe(`${path.basename(over).toLowerCase()}.zip`);
     expect(result.included.find((file) => file.path === 'manifest.json')?.size).toBe(70_000);
     expect(result.report.problems.map((problem) => problem.ruleId)).toContain('manifest-too-large');
   });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotRegularFileError } from '../../src/core/regular-file.js';
+import { createTestHost } from '../../src/testing/index.js';
 import {
   API_ENDPOINTS,
   createPlatform,
@@ -160,6 +161,33 @@ describe('fixture problems in words', () => {
     ]);
   });
 
+  it('refuses a context.userRole the role switch and createTestHost refuse, by the same rule', async () => {
+    const { ROLE_TOKEN } = await import('../../src/dev/session.js');
+    const schema = JSON.parse(await readFile(path.resolve(import.meta.dirname, '../../schemas/fixtures.schema.json'), 'utf8')) as { definitions: { context: { properties: { userRole: { pattern: string } } } } };
+    expect(schema.definitions.context.properties.userRole.pattern).toBe(ROLE_TOKEN.source);
+    for (const role of ['not a role!', '', '_Admin', 'H-Field', 'x'.repeat(65)]) {
+      const error = await fixtureErrorOf(JSON.stringify({ context: { userRole: role } }), 'FIXTURE_INVALID');
+      expect(error.problems.map((p) => [p.pointer, p.message]), role).toEqual([['/context/userRole', 'must be a role token such as H_Admin: a letter, then up to 63 letters, digits and _']]);
+      await expect(createTestHost({ userRole: role })).rejects.toThrow(/userRole must be a role token/);
+    }
+    for (const role of ['H_Field', 'x'.repeat(64), 'Estimator2']) {
+      await expect(parseFixtures(JSON.stringify({ context: { userRole: role } }), 'fixtures.json')).resolves.toMatchObject({ context: { userRole: role } });
+    }
+  });
+
+  it("a quote's lines must add up to its total, and are checked as quote lines", async () => {
+    const quote = { id: '80000000-0000-4000-8000-000000000901', ref: 'Q-0901', customerName: 'Fixture', status: 'Sent', date: '2025-02-01T00:00:00.000Z' };
+    const lines = [{ description: 'Visit', qty: 2, unitPrice: 50, taxRate: 0.15 }];
+    const text = `{\n  "quotes": [\n    ${JSON.stringify({ ...quote, total: 100, lines })}\n  ]\n}`;
+    const error = await fixtureErrorOf(text, 'FIXTURE_INVALID');
+    expect(error.problems.map((p) => [p.pointer, p.line, p.message])).toEqual([
+      ['/quotes/0/total', 3, "total is 100, but the quote's lines add up to 115 (nett 100, tax 15); make the two agree"],
+    ]);
+    await expect(parseFixtures(JSON.stringify({ quotes: [{ ...quote, total: 115, lines }] }), 'fixtures.json')).resolves.toBeDefined();
+    const badLine = await fixtureErrorOf(JSON.stringify({ quotes: [{ ...quote, total: 115, lines: [{ qty: 0, unitPrice: 1, taxRate: 15 }] }] }), 'FIXTURE_INVALID');
+    expect(badLine.problems.map((p) => p.pointer)).toEqual(['/quotes/0/lines/0/qty', '/quotes/0/lines/0/taxRate']);
+  });
+
   it('a syntax error keeps the parser error as its cause', async () => {
     const error = await fixtureErrorOf('{"a": }', 'FIXTURE_SYNTAX');
     expect(error.cause).toBeInstanceOf(SyntaxError);
@@ -175,7 +203,7 @@ describe('broken fixture files', () => {
   });
 
   it.each([
-    ['a trailing comma', '{"customers": [],\n}', 2, 1],
+    ['a trailing comma', '{"customers": [],\n}', 1, 17],
     ['an unclosed string', '{"mode": "extend}', 1, 10],
     ['an empty file', '', 1, 1],
     ['text after the value', '{}\n{}', 2, 1],
@@ -247,9 +275,10 @@ describe('broken fixture files', () => {
 
   it('says in words what each patterned field must hold, wherever its definition sits in the schema', async () => {
     const quote = { id: '8a000000-0000-4000-8000-000000000001', ref: 'Q-1', customerName: 'A', total: 1, status: 'Draft', date: 'yesterday' };
-    const text = JSON.stringify({ context: { cultureCode: 'en_NZ' }, quotes: [quote, { ...quote, id: 'q2', date: '2025-06-11T04:45:00.000Z' }], apiKeys: [{ key: 'short' }] });
+    const text = JSON.stringify({ context: { userRole: 'H Field', cultureCode: 'en_NZ' }, quotes: [quote, { ...quote, id: 'q2', date: '2025-06-11T04:45:00.000Z' }], apiKeys: [{ key: 'short' }] });
     const error = await fixtureErrorOf(text, 'FIXTURE_INVALID');
     expect(error.problems.map((p) => [p.pointer, p.message])).toEqual([
+      ['/context/userRole', 'must be a role token such as H_Admin: a letter, then up to 63 letters, digits and _'],
       ['/context/cultureCode', 'must be a culture code of the form xx-XX, such as en-NZ'],
       ['/quotes/0/date', 'must be an ISO 8601 date and time, such as 2025-06-11T04:45:00.000Z'],
       ['/quotes/1/id', 'must be a GUID, such as 20000000-0000-4000-8000-000000000001'],
@@ -257,7 +286,7 @@ describe('broken fixture files', () => {
     ]);
     // Those are all the patterns the schema has.
     const schema = await readFile(path.resolve(import.meta.dirname, '../../schemas/fixtures.schema.json'), 'utf8');
-    expect(new Set([...schema.matchAll(/"pattern": ("[^"]*")/g)].map((m) => JSON.parse(m[1]!) as string)).size).toBe(4);
+    expect(new Set([...schema.matchAll(/"pattern": ("[^"]*")/g)].map((m) => JSON.parse(m[1]!) as string)).size).toBe(5);
   });
 
   it('words the problems the schema cannot see', async () => {

@@ -108,10 +108,22 @@ describe('suppliers', () => {
     expect(warnings).toEqual([]);
   });
 
-  it('quotes.create names the supplier a name differs from only in letter case', async () => {
+  it('quotes.create and quotes.addLines match supplierRef by one rule: reference, then name, ignoring case', async () => {
     const { platform, warnings } = makePlatform();
-    await platform.sdk.quotes.create({ customerName: 'A', upsertByEmail: false, lines: [{ qty: 1, unitPrice: 1, taxRate: 0, supplierRef: 'bunnings trade' }] });
-    expect(warningCodes(warnings)).toEqual([['lines[0].supplierRef', 'SUPPLIER_NOT_RESOLVED']]);
-    expect(warnings[0]!.message).toBe('"bunnings trade" fell back to the Self supplier: it differs only in letter case from supplier "BUNN-TRADE", and quotes.create matches exactly');
+    const refs = ['bunn-trade', 'bunnings trade', 'PlaceMakers RICCARTON', 'totara-timber', 'nobody'];
+    const made = await platform.sdk.quotes.create({ customerName: 'A', upsertByEmail: false, lines: refs.map((supplierRef) => ({ qty: 1, unitPrice: 1, taxRate: 0, supplierRef })) });
+    const created = platform.createdQuotes().find((quote) => quote.id === made.id)!;
+    await platform.sdk.quotes.addLines(refs.map((supplierRef) => line({ supplierRef })));
+    const added = platform.editorView().blocks.flatMap((block) => block.lines);
+    const expected = ['BUNN-TRADE', 'BUNN-TRADE', 'PLACE-RIC', 'T_SELF', 'T_SELF'];
+    expect(created.lines.map((l) => l.supplierRef)).toEqual(expected);
+    expect(added.map((l) => l.supplierRef)).toEqual(expected);
+    // The same two fall back, with the same reasons, in both.
+    expect(warnings.map((w) => [w.method, w.path, w.message])).toEqual([
+      ['quotes.create', 'lines[3].supplierRef', '"totara-timber" fell back to the Self supplier: supplier "Totara Timber Co" is inactive'],
+      ['quotes.create', 'lines[4].supplierRef', '"nobody" fell back to the Self supplier: no active supplier has that reference or name'],
+      ['quotes.addLines', 'lines[3].supplierRef', '"totara-timber" fell back to the Self supplier: supplier "Totara Timber Co" is inactive'],
+      ['quotes.addLines', 'lines[4].supplierRef', '"nobody" fell back to the Self supplier: no active supplier has that reference or name'],
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiErrorBody, API_ENDPOINTS, BridgeModelError, OTHER_TENANT_ID, readyApiKey, resolveApiKeys, type Platform } from '../../src/platform/index.js';
+import { apiErrorBody, API_ENDPOINTS, BridgeModelError, OTHER_TENANT_ID, parseFixtures, readyApiKey, resolveApiKeys, type Platform } from '../../src/platform/index.js';
 import { ids, makePlatform } from './helpers.js';
 
 /*
@@ -127,18 +127,49 @@ describe('reading one quote', () => {
     });
   });
 
-  it('gives a fixture quote with no lines and null totals, and nothing for another tenant or an unknown id', () => {
+  it('gives a built-in quote its lines, priced, and totals that add up to its total in the list', async () => {
     const { platform } = makePlatform();
-    expect(platform.findApiQuote('80000000-0000-4000-8000-000000000001')).toEqual({
-      id: '80000000-0000-4000-8000-000000000001',
-      ref: 'Q-1037',
-      status: 'Accepted',
-      date: '2025-03-04T09:12:00.000Z',
+    const listed = (await platform.sdk.quotes.list({ pageSize: 50 })).items;
+    for (const row of listed) {
+      const quote = platform.findApiQuote(row.id)!;
+      expect(quote.lines.length, row.ref).toBeGreaterThan(0);
+      expect(quote.totals?.total, row.ref).toBe(row.total);
+      expect(quote.total).toBe(row.total);
+      // Every line's amounts add up, and so do the lines.
+      for (const line of quote.lines) expect(Math.round((line.nett + line.tax) * 100)).toBe(Math.round(line.total * 100));
+      expect(Math.round(quote.lines.reduce((sum, line) => sum + line.total, 0) * 100)).toBe(Math.round(row.total * 100));
+    }
+    const q1037 = platform.findApiQuote('80000000-0000-4000-8000-000000000001')!;
+    expect(q1037).toMatchObject({ ref: 'Q-1037', status: 'Accepted', customerName: 'Li Wei', total: 12650.75, totals: { nett: 11000.65, tax: 1650.1, total: 12650.75 } });
+    expect(q1037.lines[0]).toEqual({
+      skuId: ids.product('CAB-BASE-600'),
+      description: 'Base cabinet 600 mm',
+      productCode: 'CAB-BASE-600',
+      qty: 6,
+      unitPrice: 365.5,
+      taxRate: 0.15,
+      supplierRef: 'T_SELF',
+      supplierName: 'Self',
+      nett: 2193,
+      tax: 328.95,
+      total: 2521.95,
+    });
+    expect(q1037.lines[2]).toMatchObject({ productCode: 'BENCH-STONE-20', supplierRef: 'STONEWORKS', supplierName: 'Stoneworks NZ' });
+  });
+
+  it('gives a fixture quote without lines no lines and null totals, and nothing for another tenant or an unknown id', async () => {
+    const file = { quotes: [{ id: '80000000-0000-4000-8000-000000000901', ref: 'Q-0901', customerName: 'Fixture', total: 99.5, status: 'Sent', date: '2025-02-01T00:00:00.000Z' }] };
+    const { platform } = makePlatform({ fixtures: await parseFixtures(JSON.stringify(file), 'fixtures.json') });
+    expect(platform.findApiQuote('80000000-0000-4000-8000-000000000901')).toEqual({
+      id: '80000000-0000-4000-8000-000000000901',
+      ref: 'Q-0901',
+      status: 'Sent',
+      date: '2025-02-01T00:00:00.000Z',
       customerId: null,
-      customerName: 'Li Wei',
+      customerName: 'Fixture',
       title: null,
       jobId: null,
-      total: 12650.75,
+      total: 99.5,
       lines: [],
       totals: null,
     });

@@ -44,7 +44,7 @@ describe('pipeline-tool version', () => {
     expect(result.stdout).toContain(`src/manifest.json  1.0.0 → ${expected}`);
     expect(result.stdout).toContain(`package.json       1.0.0 → ${expected}`);
     // The zip name follows the version, letters of the short name kept.
-    expect(result.stdout).toMatch(new RegExp(`Next: npm run pack +builds Café-${expected.replace(/\./g, '\\.')}\\.zip`));
+    expect(result.stdout).toMatch(new RegExp(`Next: npm run pack +builds café-${expected.replace(/\./g, '\\.')}\\.zip`));
   });
 
   it('works on a tool folder with no project around it, and the zip pack then writes carries the new version', () => {
@@ -56,7 +56,7 @@ describe('pipeline-tool version', () => {
     expect(result.stdout).not.toContain('package.json');
     const packed = runCli(['pack', 'src', '-o', 'dist/'], { cwd: root });
     expect(packed.code, packed.stdout + packed.stderr).toBe(0);
-    expect(readdirSync(path.join(root, 'dist'))).toEqual(['Café-1.1.0.zip']);
+    expect(readdirSync(path.join(root, 'dist'))).toEqual(['café-1.1.0.zip']);
   });
 
   it('keeps a byte-order mark, CRLF line ends and an escaped "version" text elsewhere as they were', () => {
@@ -84,7 +84,9 @@ describe('pipeline-tool version', () => {
   it.each([
     ['not a release', ['version', 'bigger'], MANIFEST, /"bigger" is not a release: give major, minor or patch/],
     ['not strict SemVer', ['version', '1.2'], MANIFEST, /"1\.2" is not a release/],
-    ['a v prefix', ['version', 'v2.0.0'], MANIFEST, /"v2\.0\.0" is not a release/],
+    ['a v prefix', ['version', 'v2.0.0'], MANIFEST, /"v2\.0\.0" is not a release: .*; did you mean 2\.0\.0\?$/m],
+    ['a v and a major alone', ['version', 'v2'], MANIFEST, /"v2" is not a release: .*; did you mean 2\.0\.0\?$/m],
+    ['two numbers', ['version', '1.2'], MANIFEST, /"1\.2" is not a release: .*; did you mean 1\.2\.0\?$/m],
     ['backwards', ['version', '0.9.0'], MANIFEST, /0\.9\.0 is lower than the current 1\.0\.0; .*--force/],
     ['the same version', ['version', '1.0.0'], MANIFEST, /1\.0\.0 is the current version/],
     ['a bump of a version that is not SemVer', ['version', 'patch'], { ...MANIFEST, version: '1.0' }, /"1\.0" is not SemVer, so it cannot be raised by a patch/],
@@ -130,6 +132,41 @@ describe('pipeline-tool version', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('is a symbolic link');
     expect(read(elsewhere)).toBe(JSON.stringify(MANIFEST));
+  });
+});
+
+describe('pipeline-tool version in a project with a project file', () => {
+  function withProjectFile(source = 'src'): string {
+    const root = project(MANIFEST, PACKAGE);
+    mkdirSync(path.join(root, 'test'));
+    writeFileSync(path.join(root, 'pipeline-tool.config.json'), JSON.stringify({ source, out: 'dist' }));
+    return root;
+  }
+
+  it('finds the tool from any folder of the project, and prints paths relative to it', () => {
+    const root = withProjectFile();
+    const fromTest = runCli(['version', 'patch'], { cwd: path.join(root, 'test') });
+    expect(fromTest.code, fromTest.stderr).toBe(0);
+    expect(fromTest.stdout).toContain(`✔ ${path.join('..', 'src', 'manifest.json')}  1.0.0 → 1.0.1`);
+    expect(fromTest.stdout).toContain(`✔ ${path.join('..', 'package.json')}       1.0.0 → 1.0.1`);
+    expect(fromTest.stdout).toContain(`builds ${path.join('..', 'dist', 'café-1.0.1.zip')}`);
+    const fromSource = runCli(['version', 'minor'], { cwd: path.join(root, 'src') });
+    expect(fromSource.code, fromSource.stderr).toBe(0);
+    expect(fromSource.stdout).toContain(`✔ manifest.json    1.0.1 → 1.1.0`);
+    expect(fromSource.stdout).toContain(`✔ ${path.join('..', 'package.json')}  1.0.1 → 1.1.0`);
+    expect(fromSource.stdout).not.toContain(root);
+    expect(JSON.parse(read(path.join(root, 'src/manifest.json'))).version).toBe('1.1.0');
+  });
+
+  it('takes the project by its folder, and follows a source of another name', () => {
+    const root = withProjectFile('tool');
+    mkdirSync(path.join(root, 'tool'));
+    writeFileSync(path.join(root, 'tool', 'manifest.json'), JSON.stringify({ ...MANIFEST, version: '3.0.0' }));
+    const result = runCli(['version', 'patch', path.basename(root)], { cwd: path.dirname(root) });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`✔ ${path.join(path.basename(root), 'tool', 'manifest.json')}  3.0.0 → 3.0.1`);
+    expect(JSON.parse(read(path.join(root, 'tool/manifest.json'))).version).toBe('3.0.1');
+    expect(JSON.parse(read(path.join(root, 'src/manifest.json'))).version).toBe('1.0.0');
   });
 });
 

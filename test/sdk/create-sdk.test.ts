@@ -35,6 +35,23 @@ describe('createSdk', () => {
     expect(handle.pending()).toBe(1);
   });
 
+  it('gives a refused call the stack of the line that made it, without the SDK\'s own frames', async () => {
+    const { handle, sdk } = recordingSdk();
+    handle.ready();
+    const callFromHere = () => sdk['quotes']!['addLines']!([]);
+    const pending = callFromHere();
+    handle.settle(1, { ok: false, error: { code: 'BATCH_REJECTED', message: 'no' } });
+    const error = (await pending.catch((failure: unknown) => failure)) as Error;
+    const frames = (error.stack ?? '').split('\n');
+    expect(frames[0]).toBe('BridgeError: no');
+    // The first frame is this test's arrow function, on this file's line.
+    expect(frames[1]).toMatch(/callFromHere .*create-sdk\.test\.ts:\d+:\d+\)$/);
+    expect(error.stack).not.toMatch(/src[\\/]sdk[\\/]create-sdk\.ts/);
+    // Refused before it is sent, for arguments no host could receive: the same.
+    const unclonable = await sdk['settings']!['set']!('k', () => 1).catch((failure: unknown) => failure);
+    expect((unclonable as Error).stack!.split('\n')[1]).toMatch(/create-sdk\.test\.ts:\d+:\d+\)?$/);
+  });
+
   it('sends a copy of the arguments, so later changes by the tool do not travel', () => {
     const { handle, sdk, sent } = recordingSdk();
     handle.ready();

@@ -143,6 +143,39 @@ describe('loadTool', () => {
     for (const url of ['.env', 'linked.txt', '../secret.txt', 'https://example.com/']) expect(await read(url)).toMatch(/^404 |^error$/);
   });
 
+  it('records a bridge call left rejected, at the tool\'s line, in errors and the page\'s log, and never fails the run', async () => {
+    const STANDALONE = { ...MANIFEST, type: 'standalone' };
+    const app = [
+      "window.pipeline.quotes.addSections([{ name: 'At start' }]);",
+      'async function save() {',
+      '  await window.pipeline.quotes.create({ lines: [] });',
+      '}',
+      "document.getElementById('add').addEventListener('click', () => { save(); });",
+      "document.getElementById('qty').addEventListener('change', () => window.pipeline.quotes.addLines([]).then(() => {}));",
+      '',
+    ].join('\n');
+    const tool = await open(writeTool({ 'app.js': app }, STANDALONE));
+    expect(tool.errors).toEqual([
+      'unhandled rejection at app.js:1:24: BridgeError: quotes.addSections may only be called by a quoting_extension tool; this tool is standalone',
+    ]);
+    await tool.click('#add');
+    await tool.fill('#qty', 2);
+    expect(tool.errors.slice(1)).toEqual([
+      'unhandled rejection at app.js:3:32: BridgeError: quotes.create was refused (1 problem): lines: is empty; at least 1 needed [EMPTY_LIST]',
+      expect.stringMatching(/^unhandled rejection at app\.js:6:88: BridgeError: quotes\.addLines may only be called/),
+    ]);
+    expect(tool.console.filter((entry) => entry.level === 'error').map((entry) => entry.message)).toEqual(tool.errors);
+    expect(tool.host.calls.map((call) => [call.method, call.status])).toEqual([
+      ['quotes.addSections', 'rejected'],
+      ['quotes.create', 'rejected'],
+      ['quotes.addLines', 'rejected'],
+    ]);
+    // A rejection the tool handles is nobody's business.
+    const handled = await open(writeTool({ 'app.js': "window.pipeline.quotes.addLines([]).catch(() => { document.title = 'caught'; });" }, STANDALONE));
+    expect(handled.errors).toEqual([]);
+    expect(handled.document.title).toBe('caught');
+  });
+
   it('says plainly when it cannot load the tool', async () => {
     await expect(loadTool(path.join(tempDir(), 'none'))).rejects.toThrow(/is not a folder/);
     await expect(loadTool(writeTool({}, { ...MANIFEST, entry: 'start.html' }))).rejects.toThrow(/the entry page start\.html \(from the manifest\) is not a file/);

@@ -83,6 +83,40 @@ describe('createTestHost', () => {
     expect(test.calls.map((call) => call.method)).toEqual(['quotes.addLines']);
   });
 
+  it('refuses a call over 5,000,000 bytes of JSON with CALL_TOO_LARGE, as dev does, and takes one of exactly that size', async () => {
+    const test = await host({ manifest: QUOTING });
+    // {"method":"settings.set","args":["big","xxx…"]}: 42 bytes around the value.
+    const exactly = (bytes: number) => 'x'.repeat(bytes - JSON.stringify({ method: 'settings.set', args: ['big', ''] }).length);
+    await expect(test.pipeline.settings.set('big', exactly(5_000_000))).resolves.toBeUndefined();
+    const refused = await test.pipeline.settings.set('big', exactly(5_000_001)).catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      name: 'BridgeError',
+      code: 'CALL_TOO_LARGE',
+      method: 'settings.set',
+      message:
+        'settings.set was not run: the call is 5,000,001 bytes as JSON, more than the 5,000,000 the emulated host takes in one call. Nothing was changed; send less in one call (fewer lines in a batch, say).',
+      details: [],
+    });
+    expect(test.calls.map((call) => [call.method, call.status, call.error?.code ?? null])).toEqual([
+      ['settings.set', 'resolved', null],
+      ['settings.set', 'rejected', 'CALL_TOO_LARGE'],
+    ]);
+    // Multi-byte text counts in bytes, as it crosses: 2,500,001 é are over the limit.
+    const accents = await test.pipeline.quotes.addLines([line('é'.repeat(2_500_001))]).catch((error: unknown) => error);
+    expect((accents as { code: string }).code).toBe('CALL_TOO_LARGE');
+    expect(test.lines()).toEqual([]);
+  });
+
+  it('warns of a tax rate over 100% once read, on quotes.create and quotes.addLines alike, as dev does', async () => {
+    const test = await host({ manifest: QUOTING });
+    await test.pipeline.quotes.create({ customerName: 'A', upsertByEmail: false, lines: [{ qty: 1, unitPrice: 10, taxRate: 15 }] });
+    await test.pipeline.quotes.addLines([line('Bench', { taxRate: 1500 })]);
+    expect(test.warnings.map((warning) => [warning.method, warning.code, warning.path])).toEqual([
+      ['quotes.create', 'TAX_RATE_LOOKS_LIKE_PERCENT', 'lines[0].taxRate'],
+      ['quotes.addLines', 'TAX_RATE_LOOKS_LIKE_PERCENT', 'lines[0].taxRate'],
+    ]);
+  });
+
   it('applies hundreds of un-awaited calls in the order they were made', async () => {
     const test = await host({ manifest: QUOTING });
     for (let i = 0; i < 300; i++) void test.pipeline.quotes.addLines([line(`c${i}`)]);

@@ -4,10 +4,13 @@ import { positionOf, scanJson } from '../../src/core/json/scan-json.js';
 describe('scanJson points at the mistake', () => {
   it.each([
     ['{\n  "name": "K",\n  "oops"\n}', 4, 1, 'expected ":"'],
-    ['{\n  "a": 1,\n}', 3, 1, 'trailing comma'],
+    // A trailing comma is placed at the comma, not at the bracket a line below.
+    ['{\n  "a": 1,\n}', 2, 9, 'trailing comma'],
+    ['{\n  "a": 1,\n  \n}', 2, 9, 'trailing comma'],
     ['{"a": 1 // note\n}', 1, 9, 'comments'],
     ["{'a': 1}", 1, 2, 'property name'],
-    ['{"a": [1, 2,]}', 1, 13, 'trailing comma'],
+    ['{"a": [1, 2,]}', 1, 12, 'trailing comma'],
+    ['[\n  1,\n  2 ,\n]', 3, 5, 'trailing comma'],
     ['{"a": "line\nbreak"}', 1, 12, 'line break'],
     ['{"a": tru}', 1, 7, 'unexpected'],
     ['{"a": 1} x', 1, 10, 'after the end'],
@@ -33,5 +36,15 @@ describe('scanJson on valid JSON', () => {
     expect(scan.duplicates.map((d) => d.pointer)).toEqual(['/c/d', '/a']);
     expect(scan.offsets.get('/a')).toBe(1);
     expect(scan.offsets.has('/a/0/x~1y')).toBe(true);
+  });
+});
+
+describe('a trailing comma in a manifest', () => {
+  it('is reported by validate at the comma', async () => {
+    const { validateBundle } = await import('../../src/core/validate.js');
+    const { writeFolder, goodFiles } = await import('../helpers/bundles.js');
+    const folder = writeFolder({ ...goodFiles(), 'manifest.json': '{\n  "name": "Kitchen",\n  "type": "standalone",\n}\n' });
+    const report = await validateBundle(folder);
+    expect(report.problems.find((p) => p.ruleId === 'manifest-syntax')).toMatchObject({ file: 'manifest.json', line: 3, column: 23 });
   });
 });

@@ -1,4 +1,4 @@
-import zlib from 'node:zlib';
+import zlib, { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { BundleSource } from '../../src/core/bundle/source.js';
 import { openZipSource } from '../../src/core/bundle/zip/zip-source.js';
@@ -54,6 +54,25 @@ describe('finding the end of the archive', () => {
     expect(await findingsOf(Buffer.concat([start, Buffer.alloc(6)]))).toEqual([truncated('the file ends before the end-of-archive record')]);
     expect(await findingsOf(Buffer.concat([start, Buffer.alloc(17)]))).toEqual([truncated('the file ends before the end-of-archive record')]);
     expect(await findingsOf(Buffer.from('not a zip'))).toEqual([{ ruleId: 'archive-not-zip', data: { size: 9 } }]);
+  });
+
+  it('names the archive format a file that is not a zip has, from its first bytes', async () => {
+    const ustar = Buffer.alloc(1024);
+    ustar.write('ustar', 257, 'latin1');
+    const cases: Array<[string, Buffer]> = [
+      ['gzip', gzipSync(Buffer.from('a tar inside'))],
+      ['tar', ustar],
+      ['bzip2', Buffer.from('BZh91AY&SY')],
+      ['xz', Buffer.from('fd377a585a0000', 'hex')],
+      ['zstd', Buffer.from('28b52ffd0000', 'hex')],
+      ['7z', Buffer.from('377abcaf271c0004', 'hex')],
+      ['rar', Buffer.from('526172211a0700', 'hex')],
+    ];
+    for (const [format, bytes] of cases) {
+      expect(await findingsOf(bytes), format).toEqual([{ ruleId: 'archive-not-zip', data: { size: bytes.length, format } }]);
+    }
+    // Too short for any mark, or text: only "not a zip".
+    expect(await findingsOf(Buffer.from([0x1f]))).toEqual([{ ruleId: 'archive-not-zip', data: { size: 1 } }]);
   });
 
   it('an end record alone, 22 bytes, is an empty archive with nothing wrong', async () => {

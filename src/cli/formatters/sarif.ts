@@ -42,8 +42,15 @@ export function ruleHelpUri(ruleId: string): string {
 }
 
 export function formatSarif(report: Report, options: FormatOptions): string {
+  return formatSarifLog([report], options);
+}
+
+/**
+ * One SARIF log, with one run, for the reports of one `validate` (several bundles given at once
+ * make one run with the results of all, as one eslint run over several files does).
+ */
+export function formatSarifLog(reports: readonly Report[], options: FormatOptions): string {
   const { version, homepage } = packageFacts();
-  const base = repositoryBase(report, options);
   const artifacts: Artifact[] = [];
   const code = new Set(CODE_RULE_IDS);
   const descriptors: ReportingDescriptor[] = rules.map((rule) => ({
@@ -58,49 +65,13 @@ export function formatSarif(report: Report, options: FormatOptions): string {
     properties: { tags: [code.has(rule.id) ? 'code' : 'bundle', ...(rule.locked ? ['locked'] : [])] },
   }));
   const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
-
-  /** The zip as the first artifact, and each of its entries that a result names, nested in it. */
-  const zipArtifact = () => {
-    if (artifacts.length === 0) artifacts.push({ location: { uri: uriOf(slashPath(base, path.resolve(options.cwd, report.bundle))), uriBaseId: SRCROOT }, mimeType: 'application/zip' });
-    return 0;
-  };
-  const entryArtifact = (entry: string): ArtifactLocation => {
-    const parentIndex = zipArtifact();
-    // The member's own name, as the archive has it (SARIF 3.4.3); the zip is its base, not %SRCROOT%.
-    const uri = uriOf(entry);
-    let index = artifacts.findIndex((artifact) => artifact.parentIndex === parentIndex && artifact.location?.uri === uri);
-    if (index < 0) index = artifacts.push({ location: { uri }, parentIndex }) - 1;
-    return { uri, index };
-  };
-
-  const where = (problem: Problem): ArtifactLocation => {
-    const { file, inside } = problemOnDisk(report, problem, options.cwd);
-    if (inside) return { uri: uriOf(slashPath(base, file)), uriBaseId: SRCROOT };
-    if (report.kind === 'zip') return problem.file === undefined ? { uri: artifacts[zipArtifact()]!.location!.uri!, uriBaseId: SRCROOT, index: 0 } : entryArtifact(problem.file);
-    // A problem about a whole folder (its size, a missing manifest) points at the folder.
-    return { uri: `${uriOf(slashPath(base, file))}/`, uriBaseId: SRCROOT };
-  };
-
-  const results: Result[] = visibleProblems(report, options).map((problem) => {
-    const location: Location = { physicalLocation: { artifactLocation: where(problem), ...region(problem.line, problem.column) } };
-    const result: Result = {
-      ruleId: problem.ruleId,
-      ...(ruleIndex.has(problem.ruleId) ? { ruleIndex: ruleIndex.get(problem.ruleId)! } : {}),
-      level: problem.severity,
-      message: { text: problem.message },
-      locations: [location],
-    };
-    if (problem.built) {
-      // Placed at the author's source by a source map: where it sits in the bundle is related.
-      const built = report.kind === 'folder' ? { uri: uriOf(slashPath(base, path.join(path.resolve(options.cwd, report.bundle), problem.built.file))), uriBaseId: SRCROOT } : entryArtifact(problem.built.file);
-      result.relatedLocations = [
-        { id: 1, physicalLocation: { artifactLocation: built, ...region(problem.built.line, problem.built.column) }, message: { text: 'Where the bundle holds it (built file).' } },
-      ];
-    }
-    return result;
-  });
-
-  const notifications = (report.excluded ?? []).map((entry) => leftOutNotification(entry, path.resolve(options.cwd, report.bundle), base));
+  const results: Result[] = [];
+  const notifications: Notification[] = [];
+  for (const report of reports) {
+    const base = repositoryBase(report, options);
+    results.push(...reportResults(report, options, base, artifacts, ruleIndex));
+    notifications.push(...(report.excluded ?? []).map((entry) => leftOutNotification(entry, path.resolve(options.cwd, report.bundle), base)));
+  }
   const log: Log = {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
@@ -136,6 +107,53 @@ export function formatSarif(report: Report, options: FormatOptions): string {
     ],
   };
   return `${JSON.stringify(log, null, 2)}\n`;
+}
+
+/** The results of one report; the artifacts they name (a zip and its entries) are added to `artifacts`. */
+function reportResults(report: Report, options: FormatOptions, base: string, artifacts: Artifact[], ruleIndex: ReadonlyMap<string, number>): Result[] {
+  /** The zip as an artifact, and each of its entries that a result names, nested in it. */
+  let zipIndex: number | undefined;
+  const zipArtifact = () =>
+    (zipIndex ??= artifacts.push({ location: { uri: uriOf(slashPath(base, path.resolve(options.cwd, report.bundle))), uriBaseId: SRCROOT }, mimeType: 'application/zip' }) - 1);
+  const entryArtifact = (entry: string): ArtifactLocation => {
+    const parentIndex = zipArtifact();
+    // The member's own name, as the archive has it (SARIF 3.4.3); the zip is its base, not %SRCROOT%.
+    const uri = uriOf(entry);
+    let index = artifacts.findIndex((artifact) => artifact.parentIndex === parentIndex && artifact.location?.uri === uri);
+    if (index < 0) index = artifacts.push({ location: { uri }, parentIndex }) - 1;
+    return { uri, index };
+  };
+
+  const where = (problem: Problem): ArtifactLocation => {
+    const { file, inside } = problemOnDisk(report, problem, options.cwd);
+    if (inside) return { uri: uriOf(slashPath(base, file)), uriBaseId: SRCROOT };
+    if (report.kind === 'zip') {
+      if (problem.file !== undefined) return entryArtifact(problem.file);
+      const index = zipArtifact();
+      return { uri: artifacts[index]!.location!.uri!, uriBaseId: SRCROOT, index };
+    }
+    // A problem about a whole folder (its size, a missing manifest) points at the folder.
+    return { uri: `${uriOf(slashPath(base, file))}/`, uriBaseId: SRCROOT };
+  };
+
+  return visibleProblems(report, options).map((problem) => {
+    const location: Location = { physicalLocation: { artifactLocation: where(problem), ...region(problem.line, problem.column) } };
+    const result: Result = {
+      ruleId: problem.ruleId,
+      ...(ruleIndex.has(problem.ruleId) ? { ruleIndex: ruleIndex.get(problem.ruleId)! } : {}),
+      level: problem.severity,
+      message: { text: problem.message },
+      locations: [location],
+    };
+    if (problem.built) {
+      // Placed at the author's source by a source map: where it sits in the bundle is related.
+      const built = report.kind === 'folder' ? { uri: uriOf(slashPath(base, path.join(path.resolve(options.cwd, report.bundle), problem.built.file))), uriBaseId: SRCROOT } : entryArtifact(problem.built.file);
+      result.relatedLocations = [
+        { id: 1, physicalLocation: { artifactLocation: built, ...region(problem.built.line, problem.built.column) }, message: { text: 'Where the bundle holds it (built file).' } },
+      ];
+    }
+    return result;
+  });
 }
 
 /** A region from 1-based line and column, when the line is known. */

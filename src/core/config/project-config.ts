@@ -93,6 +93,14 @@ export function parseProjectConfig(text: string, file: string): ProjectConfig {
         const problem = globProblem(pattern);
         if (problem) fail(place(`${pointer}/files/${p}`), `overrides[${index}].files[${p}] is not a usable pattern: ${problem}.`);
       });
+      // A negation only takes files back out of what an earlier pattern matched: alone, a list
+      // of them can never match a file.
+      if ((files as string[]).every((pattern) => pattern.startsWith('!'))) {
+        fail(
+          place(`${pointer}/files`),
+          `overrides[${index}].files holds only negations, which take files back out of a match and so match nothing alone; put the pattern they narrow first, such as ["vendor/**", "${(files as string[])[0]}"].`,
+        );
+      }
       if (override['rules'] === undefined) fail(place(pointer), `overrides[${index}] has no "rules"; say which rules change for these files.`);
       config.overrides.push({ files: files as string[], rules: checkRules(override['rules'], `${pointer}/rules`, place, fail) });
     });

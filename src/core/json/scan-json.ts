@@ -119,9 +119,12 @@ export function scanJson(text: string): JsonScan {
         return;
       }
       const keys = new Set<string>();
+      // A trailing comma is reported where it is, not at the bracket after it.
+      let comma = i;
       for (;;) {
         skipWhitespace();
-        if (text[i] !== '"') fail(text[i] === '}' ? 'a trailing comma before "}"' : `expected a property name in double quotes, found ${describeHere()}`);
+        if (text[i] === '}') fail('a trailing comma before "}"', comma);
+        if (text[i] !== '"') fail(`expected a property name in double quotes, found ${describeHere()}`);
         const keyOffset = i;
         const key = readString();
         const member = `${pointer}/${pointerToken(key)}`;
@@ -139,7 +142,7 @@ export function scanJson(text: string): JsonScan {
         offsets.set(member, repeated && first !== undefined ? first : keyOffset);
         skipWhitespace();
         if (text[i] === ',') {
-          i++;
+          comma = i++;
           continue;
         }
         if (text[i] === '}') {
@@ -156,13 +159,14 @@ export function scanJson(text: string): JsonScan {
         i++;
         return;
       }
+      let comma = i;
       for (let index = 0; ; index++) {
         skipWhitespace();
-        if (text[i] === ']') fail('a trailing comma before "]"');
+        if (text[i] === ']') fail('a trailing comma before "]"', comma);
         readValue(`${pointer}/${index}`, depth + 1);
         skipWhitespace();
         if (text[i] === ',') {
-          i++;
+          comma = i++;
           continue;
         }
         if (text[i] === ']') {

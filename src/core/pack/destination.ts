@@ -40,13 +40,15 @@ export function safeFileName(text: string): string {
 const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
 
 /**
- * `<shortName>-<version>.zip`, made safe for every file system (see {@link safeFileName}).
- * Without a usable short name and version (the manifest is missing or broken), the folder's name
- * stands in; never empty, never a Windows device name.
+ * `<shortName>-<version>.zip`, the name in lower case (as web-ext, npm and vsce name what they
+ * pack), made safe for every file system (see {@link safeFileName}): `Kitchen Estimator` 1.2.0
+ * gives `kitchen-estimator-1.2.0.zip`. The version keeps its case, since SemVer pre-release tags
+ * differ by case. Without a usable short name and version (the manifest is missing or broken), the
+ * folder's name stands in; never empty, never a Windows device name.
  */
 export function defaultZipName(shortName: string | undefined, version: string | undefined, folderName: string): string {
-  const fallback = safeFileName(folderName) || 'tool';
-  const short = shortName === undefined ? '' : safeFileName(shortName);
+  const fallback = safeFileName(folderName.toLowerCase()) || 'tool';
+  const short = shortName === undefined ? '' : safeFileName(shortName.toLowerCase());
   const safeVersion = version === undefined ? '' : safeFileName(version);
   const stem = shortName === undefined || safeVersion === '' ? fallback : `${short || fallback}-${safeVersion}`;
   return `${WINDOWS_DEVICE.test(stem.split('.')[0]!) ? `${stem}_` : stem}.zip`;

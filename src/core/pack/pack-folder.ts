@@ -224,4 +224,4 @@ function asFolderReport(report: Report, folder: string): Report {
 }
 
 
-export { ManifestElsewhereError } from './manifest-elsewhere.js';
+export { ManifestElsewhereError, ProjectsHereError } from './manifest-elsewhere.js';

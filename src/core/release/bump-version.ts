@@ -9,7 +9,8 @@ import { describeFileKind, readRegularFile } from '../regular-file.js';
 import { scanJson } from '../json/scan-json.js';
 import { MANIFEST_PATH } from '../paths.js';
 import { defaultZipName } from '../pack/destination.js';
-import { isStrictSemver, tooLargeNumber, tooLargeWords } from '../rules/manifest-version.js';
+import { isStrictSemver, suggestSemver, tooLargeNumber, tooLargeWords } from '../rules/manifest-version.js';
+import { shownPath } from '../shown-path.js';
 
 const require = createRequire(import.meta.url);
 const semver = {
@@ -58,7 +59,8 @@ export function nextVersion(current: string | undefined, release: string, force 
   const releaseTooLarge = isType ? undefined : tooLargeNumber(release);
   if (releaseTooLarge) throw new UsageError(`"${release}" cannot be a release: ${tooLargeWords(releaseTooLarge)}.`);
   if (!isType && !isStrictSemver(release)) {
-    throw new UsageError(`"${release}" is not a release: give major, minor or patch, or a SemVer version like 1.2.0.`);
+    const suggestion = /\d/.test(release) ? suggestSemver(release) : undefined;
+    throw new UsageError(`"${release}" is not a release: give major, minor or patch, or a SemVer version like 1.2.0${suggestion ? `; did you mean ${suggestion}?` : '.'}`);
   }
   const usable = current !== undefined && isStrictSemver(current);
   if (isType) {
@@ -82,18 +84,20 @@ export function nextVersion(current: string | undefined, release: string, force 
  * replaced in one step, changed only in the version's value (formatting and key order stay).
  */
 export async function bumpVersion(folder: string, release: string, options: BumpOptions = {}): Promise<BumpResult> {
-  const root = path.resolve(options.cwd ?? process.cwd(), folder);
+  const cwd = options.cwd ?? process.cwd();
+  const show = (file: string) => shownPath(file, cwd);
+  const root = path.resolve(cwd, folder);
   const manifestFile = path.join(root, MANIFEST_PATH);
-  await requireManifest(root, folder, manifestFile);
-  const manifest = await readJsonObject(manifestFile, MANIFEST_PATH);
+  await requireManifest(root, folder, manifestFile, show);
+  const manifest = await readJsonObject(manifestFile, MANIFEST_PATH, show);
   const current = typeof manifest.value['version'] === 'string' ? manifest.value['version'] : undefined;
   if (current === undefined && manifest.value['version'] !== undefined) {
-    throw new UsageError(`"version" in ${manifestFile} is not a string; write it as "version": "1.0.0".`);
+    throw new UsageError(`"version" in ${show(manifestFile)} is not a string; write it as "version": "1.0.0".`);
   }
   const next = nextVersion(current, release, options.force ?? false);
   // An explicit version could be added, but where in the file is the author's choice to make.
-  if (current === undefined) throw new UsageError(`${manifestFile} has no "version"; add "version": "${next}" to it.`);
-  const project = await findProjectPackage(root);
+  if (current === undefined) throw new UsageError(`${show(manifestFile)} has no "version"; add "version": "${next}" to it.`);
+  const project = await findProjectPackage(root, show);
 
   const writes = [{ file: manifestFile, text: replaceVersion(manifest.text, next) }];
   let packageJson: VersionChange | undefined;
@@ -102,7 +106,7 @@ export async function bumpVersion(folder: string, release: string, options: Bump
     writes.push({ file: project.file, text: replaceVersion(project.json.text, next) });
     packageJson = { file: project.file, from: packageVersion, to: next };
   }
-  for (const write of writes) await replaceFile(write.file, write.text);
+  for (const write of writes) await replaceFile(write.file, write.text, show);
 
   const shortName = typeof manifest.value['shortName'] === 'string' ? manifest.value['shortName'].trim() : undefined;
   return {
@@ -114,13 +118,13 @@ export async function bumpVersion(folder: string, release: string, options: Bump
   };
 }
 
-async function requireManifest(root: string, given: string, manifestFile: string): Promise<void> {
+async function requireManifest(root: string, given: string, manifestFile: string, show: (file: string) => string): Promise<void> {
   const folder = await stat(root).catch(() => undefined);
   if (!folder?.isDirectory()) throw new UsageError(`${given} is not a folder. Give the tool folder, the one holding manifest.json.`);
   const info = await lstat(manifestFile).catch(() => undefined);
-  if (info?.isSymbolicLink()) throw new UsageError(`${manifestFile} is a symbolic link, which pack leaves out of the bundle; make it a plain file.`);
+  if (info?.isSymbolicLink()) throw new UsageError(`${show(manifestFile)} is a symbolic link, which pack leaves out of the bundle; make it a plain file.`);
   if (info?.isFile()) return;
-  if (info !== undefined) throw new UsageError(`${manifestFile} is ${describeFileKind(info)}, not a regular file; make it a plain JSON file.`);
+  if (info !== undefined) throw new UsageError(`${show(manifestFile)} is ${describeFileKind(info)}, not a regular file; make it a plain JSON file.`);
   const inside = await lstat(path.join(root, 'src', MANIFEST_PATH)).catch(() => undefined);
   throw new UsageError(
     `${given} has no manifest.json.` + (inside?.isFile() ? ` The tool seems to be in ${path.join(given, 'src')}: pipeline-tool version <release> ${path.join(given, 'src')}` : ' Give the tool folder, the one holding manifest.json.'),
@@ -132,21 +136,22 @@ interface JsonFile {
   value: Record<string, unknown>;
 }
 
-async function readJsonObject(file: string, label: string): Promise<JsonFile> {
+async function readJsonObject(file: string, label: string, show: (file: string) => string): Promise<JsonFile> {
+  const shown = show(file);
   const bytes = await readRegularFile(file, { maxBytes: MAX_JSON_BYTES + 1 }).catch((error: Error) => {
-    throw error instanceof UsageError ? error : new UsageError(`cannot read ${file}: ${error.message}`);
+    throw error instanceof UsageError ? error : new UsageError(`cannot read ${shown}: ${error.message}`);
   });
-  if (bytes.length > MAX_JSON_BYTES) throw new UsageError(`${file} is larger than ${MAX_JSON_BYTES} bytes; that is not a ${label}.`);
+  if (bytes.length > MAX_JSON_BYTES) throw new UsageError(`${shown} is larger than ${MAX_JSON_BYTES} bytes; that is not a ${label}.`);
   // A byte-order mark is kept as it was; the scanner and JSON.parse read what follows it.
   const text = bytes.toString('utf8');
   const body = text.replace(/^\uFEFF/, '');
   const scan = scanJson(body);
-  if (!scan.ok) throw new UsageError(`${file} is not valid JSON (${scan.message}); fix it, then run this again.`);
+  if (!scan.ok) throw new UsageError(`${shown} is not valid JSON (${scan.message}); fix it, then run this again.`);
   if (scan.duplicates.some((duplicate) => duplicate.pointer === '/version')) {
-    throw new UsageError(`${file} has "version" more than once; keep one, then run this again.`);
+    throw new UsageError(`${shown} has "version" more than once; keep one, then run this again.`);
   }
   const value: unknown = JSON.parse(body);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`${file} is not a JSON object; it cannot hold a version.`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`${shown} is not a JSON object; it cannot hold a version.`);
   return { text, value: value as Record<string, unknown> };
 }
 
@@ -155,12 +160,12 @@ async function readJsonObject(file: string, label: string): Promise<JsonFile> {
  * `init` creates), as long as it names pipeline-tool among its dependencies. A package.json
  * elsewhere up the tree belongs to something else (a monorepo, a home folder) and is left alone.
  */
-async function findProjectPackage(root: string): Promise<{ file: string; json: JsonFile } | undefined> {
+async function findProjectPackage(root: string, show: (file: string) => string): Promise<{ file: string; json: JsonFile } | undefined> {
   for (const folder of [root, path.dirname(root)]) {
     const file = path.join(folder, 'package.json');
     const info = await lstat(file).catch(() => undefined);
     if (!info?.isFile()) continue;
-    const json = await readJsonObject(file, 'package.json');
+    const json = await readJsonObject(file, 'package.json', show);
     const uses = ['dependencies', 'devDependencies'].some((field) => {
       const list = json.value[field];
       return typeof list === 'object' && list !== null && 'pipeline-tool' in list;
@@ -193,7 +198,7 @@ function replaceVersion(text: string, next: string): string {
 }
 
 /** Writes beside the file and renames over it: the file is either the old or the new text. */
-async function replaceFile(file: string, text: string): Promise<void> {
+async function replaceFile(file: string, text: string, show: (file: string) => string): Promise<void> {
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     const { mode } = await stat(file);
@@ -201,6 +206,6 @@ async function replaceFile(file: string, text: string): Promise<void> {
     await rename(temp, file);
   } catch (error) {
     await rm(temp, { force: true });
-    throw new UsageError(`cannot write ${file}: ${(error as Error).message}`);
+    throw new UsageError(`cannot write ${show(file)}: ${(error as Error).message}`);
   }
 }

@@ -67,6 +67,7 @@ function check(context: JsRuleContext, property: Property, value: number): void 
   if (key === W.qty && value <= 0) at('quotes.addLines', 'greater than 0');
   else if (key === W.unitPrice && value < 0) at('quotes.addLines', '0 or more');
   else if (key === W.taxRate && value < 0) at('quotes.addLines', '0 or more');
+  else if (key === W.taxRate && value > 100) at('quotes.addLines', 'a percentage up to 100 or a fraction from 0 to 1', 'over-100');
   else if (key === W.discountPercent && (value < 0 || value > 100)) at('quotes.addLines', 'from 0 to 100');
 }
 
@@ -112,13 +113,16 @@ export default defineCollectedRule<{ method: string; field: string; value: numbe
   id: 'bridge-literal-range',
   severity: 'warning',
   description:
-    'A literal the platform rejects: in `quotes.create`, a `lines: […]` literal that is empty or longer than 200, `qty` ≤ 0 or > 10000, `unitPrice` < 0 or > 1000000, `taxRate` > 1 (a percentage where a fraction is expected); in `quotes.addLines`, `qty` ≤ 0, negative `unitPrice` or `taxRate`, `discountPercent` outside 0 to 100.',
+    'A literal the platform rejects: in `quotes.create`, a `lines: […]` literal that is empty or longer than 200, `qty` ≤ 0 or > 10000, `unitPrice` < 0 or > 1000000, `taxRate` > 1 (a percentage where a fraction is expected); in `quotes.addLines`, `qty` ≤ 0, negative `unitPrice` or `taxRate`, `taxRate` > 100 (more than 100%), `discountPercent` outside 0 to 100.',
   why: 'The host rejects the whole call when one value is out of range.',
   fix: 'Use a value in range (`taxRate: 0.15`, not `15`, in `quotes.create`).',
   message: (data) => {
     const more = andMore(data);
     if (data.field === 'lines') {
       return `${data.method} is given ${data.value} lines; it accepts ${data.allowed}, and rejects the whole request otherwise. ${data.value === 0 ? 'Add at least one line.' : 'Split the lines over several quotes, or add the rest with quotes.addLines from a quoting extension.'}${more}`;
+    }
+    if (data.hint === 'over-100') {
+      return `taxRate ${data.value} in ${data.method} means ${data.value}%: above 1 it reads the rate as a percentage. Write 15 or 0.15 for 15%.${more}`;
     }
     if (data.hint === 'percentage') {
       return `taxRate ${data.value} in ${data.method} looks like a percentage, but quotes.create takes a fraction: write ${data.value / 100} for ${data.value}%.${more}`;

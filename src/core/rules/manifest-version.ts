@@ -91,12 +91,22 @@ export default defineRule<{ value: string; suggestion?: string; part?: VersionPa
     // (semver would read 99999999999999999999.0.0 as 0.0.0).
     const large = tooLargeNumber(value);
     if (large) return [atManifestKey(manifest, 'version', { value, ...large })];
-    // semver reads nothing from a number written with a leading zero (`01.2.3`), which SemVer
-    // forbids outside build metadata; the number it stands for is what the author meant.
-    const readable = value.replace(/^\s*[vV=]\s*/, '').replace(/(?<![\dA-Za-z])0+(?=\d)/g, '');
-    // No version is suggested from a value holding a number too large to compare: semver would
-    // read such a number as a smaller one, or drop it.
-    const coerced = (value.match(/\d+/g) ?? []).some(tooLarge) ? undefined : loadSemver().coerce(readable, { includePrerelease: true })?.version;
-    return [atManifestKey(manifest, 'version', { value, ...(coerced && isStrictSemver(coerced) ? { suggestion: coerced } : {}) })];
+    const suggestion = suggestSemver(value);
+    return [atManifestKey(manifest, 'version', { value, ...(suggestion ? { suggestion } : {}) })];
   },
 });
+
+/**
+ * The strict SemVer version a loosely written one stands for (`v1.2` → `1.2.0`, `2` → `2.0.0`),
+ * or undefined when nothing version-like is in it.
+ */
+export function suggestSemver(value: string): string | undefined {
+  // No version is suggested from a value holding a number too large to compare: semver would
+  // read such a number as a smaller one, or drop it.
+  if ((value.match(/\d+/g) ?? []).some(tooLarge)) return undefined;
+  // semver reads nothing from a number written with a leading zero (`01.2.3`), which SemVer
+  // forbids outside build metadata; the number it stands for is what the author meant.
+  const readable = value.replace(/^\s*[vV=]\s*/, '').replace(/(?<![\dA-Za-z])0+(?=\d)/g, '');
+  const coerced = loadSemver().coerce(readable, { includePrerelease: true })?.version;
+  return coerced && isStrictSemver(coerced) && coerced !== value ? coerced : undefined;
+}

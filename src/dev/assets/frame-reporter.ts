@@ -37,10 +37,14 @@ function runReporter(config: ReporterConfig): void {
   let sent = 0;
 
   const clip = (text: string) => (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text);
-  /** The first place in a stack that is a page address: the line that threw, or called. */
-  const placeIn = (stack: unknown, skip = 0): { file: string | null; line: number | null; column: number | null } => {
+  /**
+   * The first place in a stack that is the tool's own: the line that threw, or called. The SDK's
+   * and this reporter's frames (served under /__pipeline/, outside the tool's folder) are passed
+   * over, so a wrapped console.error, or a bridge call the host refused, points at the tool.
+   */
+  const placeIn = (stack: unknown): { file: string | null; line: number | null; column: number | null } => {
     const places = typeof stack === 'string' ? [...stack.matchAll(/(https?:\/\/[^\s()]+?):(\d+):(\d+)/g)] : [];
-    const place = places[skip];
+    const place = places.find((found) => !/^https?:\/\/[^/]+\/__pipeline\//.test(found[1]!));
     return place === undefined ? { file: null, line: null, column: null } : { file: place[1]!, line: Number(place[2]), column: Number(place[3]) };
   };
   const describe = (value: unknown): string => {
@@ -98,19 +102,18 @@ function runReporter(config: ReporterConfig): void {
   const consoleError = console.error;
   // eslint-disable-next-line no-console -- wrapped, so that the host page sees it too
   console.error = function (...args: unknown[]) {
-    // The caller is the second page address in a fresh stack (the first is this wrapper).
-    report('console', `console.error: ${args.map(describe).join(' ')}`, placeIn(new Error().stack, 1));
+    report('console', `console.error: ${args.map(describe).join(' ')}`, placeIn(new Error().stack));
     return consoleError.apply(this, args);
   };
 
   const open = window.open;
   window.open = function (...args: Parameters<typeof window.open>) {
     const target = args[0] === undefined ? '' : String(args[0]);
-    report('blocked', `window.open(${JSON.stringify(target)}) was blocked: the sandbox has no allow-popups, so no window opens and it returns null. Show the content inside the tool instead.`, placeIn(new Error().stack, 1));
+    report('blocked', `window.open(${JSON.stringify(target)}) was blocked: the sandbox has no allow-popups, so no window opens and it returns null. Show the content inside the tool instead.`, placeIn(new Error().stack));
     return open.apply(this, args);
   };
 
-  const formBlocked = (how: string, place = placeIn(new Error().stack, 2)) =>
+  const formBlocked = (how: string, place = placeIn(new Error().stack)) =>
     report('blocked', `A form submission (${how}) was blocked: the sandbox has no allow-forms, so forms never submit and their submit event never fires. Handle the button's click instead.`, place);
   for (const name of ['submit', 'requestSubmit'] as const) {
     const original = HTMLFormElement.prototype[name] as (...args: unknown[]) => void;

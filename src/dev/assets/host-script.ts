@@ -1,3 +1,4 @@
+import { MAX_CALL_BYTES } from '../session.js';
 import { encodeWireValue } from '../wire-values.js';
 import { drawPanels } from './host-panels.js';
 import { installToolReports, type ToolReports } from './host-reports.js';
@@ -13,6 +14,7 @@ function runHost(
   encode: (value: unknown) => unknown,
   draw: (state: unknown, show: (value: unknown) => string) => void,
   installReports: (currentFrame: () => HTMLIFrameElement | null) => ToolReports,
+  maxCallBytes: number,
 ): void {
   type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- shapes come from the server's DevState
   const MAX_LOG = 300;
@@ -49,8 +51,9 @@ function runHost(
   // Talking to the server
   // ------------------------------------------------------------------------------------------
 
+  /** POSTs `body` as JSON (a string is taken as JSON already) and gives the answer's JSON. */
   const postJson = async (path: string, body: unknown): Promise<Json> => {
-    const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
     const text = await response.text();
     let data: Json;
     try {
@@ -182,7 +185,11 @@ function runHost(
     const order = typeof channel === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(channel) ? `?channel=${channel}&seq=${id}` : '';
     let outcome: Json;
     try {
-      outcome = await postJson(`/__pipeline/call${order}`, { method: name, args: Array.isArray(args) ? encode(list) : null });
+      // A call larger than the server takes is not sent: the server is told its size, and
+      // answers with the same CALL_TOO_LARGE the testing kit gives, in its turn.
+      const text = JSON.stringify({ method: name, args: Array.isArray(args) ? encode(list) : null });
+      const bytes = new Blob([text]).size;
+      outcome = await postJson(`/__pipeline/call${order}`, bytes > maxCallBytes ? { method: name, args: null, tooLarge: bytes } : text);
     } catch (error) {
       outcome = { ok: false, error: { name: 'BridgeError', code: 'INTERNAL_ERROR', method: name, message: `The dev server did not answer: ${error instanceof Error ? error.message : String(error)}`, details: [] }, warnings: [] };
     }
@@ -366,5 +373,5 @@ function runHost(
 
 /** The script served at /__pipeline/host.js. */
 export function renderHostScript(): string {
-  return `/* pipeline-tool dev: the host page. */\n(${runHost.toString()})(${encodeWireValue.toString()}, ${drawPanels.toString()}, ${installToolReports.toString()});\n`;
+  return `/* pipeline-tool dev: the host page. */\n(${runHost.toString()})(${encodeWireValue.toString()}, ${drawPanels.toString()}, ${installToolReports.toString()}, ${MAX_CALL_BYTES});\n`;
 }

@@ -33,8 +33,8 @@ main { display: grid; grid-template-columns: minmax(0, 1fr); gap: 12px; padding:
   #quote-panel[open] > .panel-body { max-height: 42vh; overflow-y: auto; }
 }
 @media (min-width: 1700px) {
-  main { grid-template-columns: minmax(0, 1fr) minmax(0, 2.3fr); }
-  #side { display: grid; grid-template-columns: minmax(0, 1.5fr) minmax(0, 1fr); grid-auto-rows: min-content; column-gap: 12px; align-items: start; }
+  main { grid-template-columns: minmax(0, 1fr) minmax(0, 2.6fr); }
+  #side { display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 1fr); grid-auto-rows: min-content; column-gap: 12px; align-items: start; }
   #quote-panel { grid-column: 1; grid-row: 1 / span 10; }
   #side > details:not(#quote-panel) { grid-column: 2; }
   #quote-panel[open] > .panel-body { max-height: none; }
@@ -54,8 +54,11 @@ main { display: grid; grid-template-columns: minmax(0, 1fr); gap: 12px; padding:
 h3 { font-size: 12px; text-transform: uppercase; color: var(--muted); margin: 12px 0 4px; }
 h4 { margin: 8px 0 4px; }
 table { border-collapse: collapse; min-width: 100%; margin: 4px 0; }
-th, td { border-bottom: 1px solid var(--line); padding: 2px 4px; text-align: left; vertical-align: top; white-space: nowrap; }
-#quote-editor td:nth-child(3), #quote-preview td:first-child, #created-quotes td:nth-child(2), #settings-list td { white-space: normal; min-width: 8em; word-break: break-word; }
+th, td { border-bottom: 1px solid var(--line); padding: 2px 3px; text-align: left; vertical-align: top; white-space: nowrap; }
+#quote-editor td:nth-child(3), #quote-preview td:first-child, #created-quotes td:nth-child(2), #settings-list td { white-space: normal; min-width: 7em; word-break: break-word; }
+/* Codes and unit tokens (T_DEFAULT_INSTALLATION_TASK, T_SQUARE_METRE) wrap when the panel is
+   narrow, so the amounts at the right stay in view instead of behind a sideways scroll. */
+#quote-editor td:nth-child(4), #quote-editor td:nth-child(6), #quote-preview td:nth-child(3) { white-space: normal; overflow-wrap: anywhere; min-width: 5em; }
 th { color: var(--muted); font-weight: 500; }
 .notes { white-space: pre-wrap; color: #344054; font-style: italic; margin: 2px 0; }
 .badge { font-size: 11px; background: #eef4ff; color: var(--accent); border-radius: 3px; padding: 0 4px; margin-left: 6px; }

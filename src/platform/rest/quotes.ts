@@ -9,8 +9,9 @@ import {
   type CreateQuoteContext,
   type QuoteRequestDraft,
 } from '../create-quote.js';
-import type { MoneyTotals } from '../money.js';
-import { resolveSupplier, sameId, type QuoteRow } from '../tenant-data.js';
+import { centsToNumber, sumAmounts, type MoneyTotals } from '../money.js';
+import type { FixtureQuote } from '../fixtures.js';
+import { resolveSupplier, sameId, type QuoteRow, type TenantData } from '../tenant-data.js';
 
 /*
  * POST /api/v1/quotes and GET /api/v1/quotes/{id} on the model's side (platform-spec §4.1,
@@ -37,7 +38,7 @@ export interface ApiQuote {
   jobId: string | null;
   total: number;
   lines: CreatedQuoteLine[];
-  /** Null for a quote of the fixtures, which give only its total. */
+  /** Null for a quote of the fixtures that gives no lines, only its total. */
   totals: MoneyTotals | null;
 }
 
@@ -76,7 +77,7 @@ export function readApiQuoteRequest(raw: unknown, checks: CallChecks, context: C
     customerId === undefined
       ? undefined
       : (context.data.customers.find((c) => c.tenantId === context.tenantId && sameId(c.id, customerId)) ?? unknownId(checks, reader.at('customerId'), customerId, 'customer'));
-  const self = resolveSupplier(context.data, context.tenantId, null, 'exact').supplier;
+  const self = resolveSupplier(context.data, context.tenantId, null).supplier;
 
   const lines = readList(reader.raw('lines'), reader.at('lines'), checks, CREATE_LINE_LIMITS, (item, index) => {
     if (!isRecord(item)) {
@@ -133,8 +134,57 @@ export function toApiQuote(quote: CreatedQuote): ApiQuote {
   };
 }
 
-/** A quote of the fixtures: they hold no lines for it, only its total. */
-export function fixtureQuoteToApi(row: QuoteRow): ApiQuote {
+/** The lines of a fixture quote, priced as quotes.create prices its lines, and their totals. */
+function priceFixtureLines(row: QuoteRow, data: TenantData): { lines: CreatedQuoteLine[]; totals: MoneyTotals } {
+  const priced = (row.lines ?? []).map((line) => {
+    const supplier = resolveSupplier(data, row.tenantId, line.supplierRef ?? null).supplier;
+    return {
+      skuId: line.skuId ?? null,
+      description: line.description ?? null,
+      productCode: line.productCode ?? null,
+      qty: line.qty,
+      unitPrice: line.unitPrice,
+      taxRate: line.taxRate,
+      supplierRef: supplier.reference,
+      supplierName: supplier.name,
+      ...priceLine(line),
+    };
+  });
+  const lines = priced.map(({ nettCents, taxCents, ...line }) => ({
+    ...line,
+    nett: centsToNumber(nettCents),
+    tax: centsToNumber(taxCents),
+    total: centsToNumber(nettCents + taxCents),
+  }));
+  return { lines, totals: sumAmounts(priced) };
+}
+
+/**
+ * A quote of the fixtures, with its lines priced and its totals, when the fixtures give it lines
+ * (the built-in quotes all have some); without lines, only its total is known.
+ */
+export function fixtureQuoteToApi(row: QuoteRow, data: TenantData): ApiQuote {
   const { id, ref, status, date, customerName, total } = row;
-  return { id, ref, status, date, customerId: null, customerName, title: null, jobId: null, total, lines: [], totals: null };
+  const header = { id, ref, status, date, customerId: null, customerName, title: null, jobId: null, total };
+  if (row.lines === undefined || row.lines.length === 0) return { ...header, lines: [], totals: null };
+  return { ...header, ...priceFixtureLines(row, data) };
+}
+
+/**
+ * What the schema cannot check in a fixture file's quotes: lines whose total is not the quote's
+ * `total`, which a list and the quote itself would then disagree on.
+ */
+export function fixtureQuoteProblems(quotes: readonly FixtureQuote[]): { pointer: string; message: string }[] {
+  const problems: { pointer: string; message: string }[] = [];
+  quotes.forEach((quote, index) => {
+    if (quote.lines === undefined || quote.lines.length === 0) return;
+    const totals = sumAmounts(quote.lines.map((line) => priceLine(line)));
+    if (totals.total !== quote.total) {
+      problems.push({
+        pointer: `/quotes/${index}/total`,
+        message: `total is ${quote.total}, but the quote's lines add up to ${totals.total} (nett ${totals.nett}, tax ${totals.tax}); make the two agree`,
+      });
+    }
+  });
+  return problems;
 }

@@ -302,14 +302,28 @@ function readQuoteForm(form) {
     // The platform declares upsertByEmail as required, so it is always sent, false included.
     upsertByEmail: field(form, 'upsertByEmail').checked,
     title: textOrNull(field(form, 'title').value),
-    lines: rows.map((row) => ({
-      description: textOrNull(field(row, 'description').value),
-      qty: field(row, 'qty').valueAsNumber,
-      unitPrice: field(row, 'unitPrice').valueAsNumber,
-      // People think in percent; quotes.create wants a fraction (0.15 for 15%).
-      taxRate: field(row, 'taxRate').valueAsNumber / 100,
-    })),
+    lines: rows.map((row) => {
+      const taxPercent = numberField(field(row, 'taxRate'));
+      return {
+        description: textOrNull(field(row, 'description').value),
+        qty: numberField(field(row, 'qty')),
+        unitPrice: numberField(field(row, 'unitPrice')),
+        // People think in percent; quotes.create wants a fraction (0.15 for 15%).
+        taxRate: taxPercent === null ? taxPercent : taxPercent / 100,
+      };
+    }),
   };
+}
+
+/**
+ * A number field's value. An empty field reads as NaN, which the host could only call "got NaN";
+ * sent as null it is "required", which is what the user needs to hear. The type says number
+ * because the request's does: whether the form is complete is the host's to say, not this tool's.
+ * @param {HTMLInputElement} input
+ * @returns {number}
+ */
+function numberField(input) {
+  return Number.isNaN(input.valueAsNumber) ? /** @type {number} */ (/** @type {unknown} */ (null)) : input.valueAsNumber;
 }
 
 /**
@@ -321,9 +335,13 @@ function readQuoteForm(form) {
  */
 function showQuoteProblems(form, box, error) {
   const heading = document.createElement('p');
+  const code = error.code ? ` (${error.code})` : '';
+  const count = error.details.length;
   // With details, each problem is listed on its own; the message would repeat them.
-  const summary = error.details.length > 0 ? 'The quote was not created:' : error.message;
-  heading.textContent = error.code ? `${summary} (${error.code})` : summary;
+  heading.textContent =
+    count > 0
+      ? `The quote was not created${code}: ${count === 1 ? 'one thing' : `${count} things`} to fix, marked in the form.`
+      : `The quote was not created${code}: ${error.message}`;
   box.replaceChildren(heading);
   if (error.details.length > 0) {
     const list = document.createElement('ul');

@@ -37,15 +37,16 @@ export function registerDev(program: Command, context: CommandContext): void {
       'after',
       `
 Examples:
-  $ pipeline-tool dev
-  $ pipeline-tool dev dist --port 4810 --fixtures fixtures.json --sdk 2.3.0
-  $ pipeline-tool dev --url http://localhost:8080/ --manifest public/manifest.json
-  $ curl -H "Authorization: Bearer ${BUILT_IN_API_KEY}" http://127.0.0.1:4800/api/v1/customers
+  $ pipeline-tool dev                       the project's tool (pipeline-tool.config.json), or the folder you stand in
+  $ pipeline-tool dev --sdk 2.3.0           act as an older host: methods of later versions are absent
+  $ pipeline-tool dev src --port 0          a tool folder by path, on free ports (a port given must be free)
+  $ pipeline-tool dev --url http://localhost:5173/   frame the page another dev server serves (webpack, Parcel…)
 
 Open the printed address in a browser. Settings the tool stores are kept in
 .pipeline-tool/settings.json beside pipeline-tool.config.json, or without one in the folder you
 run the command from. The same address serves the platform's REST API v1 under /api/v1 over the
-same data; the API key in use is printed at start (the one above, with the built-in data).
+same data; the API keys in use are printed at start. With the built-in data, try:
+  curl -H "Authorization: Bearer ${BUILT_IN_API_KEY}" http://127.0.0.1:4800/api/v1/customers
 Stop with Ctrl-C.`,
     )
     .action(async (dir: string | undefined, flags: DevFlags) => {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Chalk } from 'chalk';
 import type { CallOutcome } from '../../../dev/session.js';
+import { API_ENDPOINTS, type ApiKey } from '../../../platform/index.js';
 import { startDevServer } from '../../../dev/server.js';
 import { summariseWarnings } from '../../../dev/warning-summary.js';
 import { EXIT } from '../../exit-codes.js';
@@ -58,9 +59,7 @@ export async function runDev(dir: string | undefined, flags: DevFlags, io: CliIo
       ...tool,
       `  Settings: ${path.relative(io.cwd, server.settingsFile)}`,
       `  REST API: ${server.apiUrl}`,
-      server.apiKey === null
-        ? '  API key:  none: the fixture file has no apiKeys, so every request gets 401'
-        : `  API key:  ${server.apiKey}   (try: curl -H "Authorization: Bearer ${server.apiKey}" ${server.apiUrl}/customers)`,
+      ...apiKeyLines(server.apiKeys, server.apiKey, server.apiUrl),
       '  Stop:     Ctrl-C',
       '',
     ].join('\n'),
@@ -70,4 +69,30 @@ export async function runDev(dir: string | undefined, flags: DevFlags, io: CliIo
   io.stderr(`${signal === 'SIGINT' ? '\n' : ''}Stopping pipeline-tool dev…\n`);
   await server.close();
   return EXIT.ok;
+}
+
+/** Keys listed at start; a fixture file with more names the rest by count. */
+const MAX_KEYS_SHOWN = 10;
+
+/**
+ * The API keys in use, so an integrator can call the REST API at once: one key with a curl to try;
+ * several (a fixture file's apiKeys) each with what it may call and how often, then the curl.
+ */
+function apiKeyLines(keys: readonly ApiKey[], ready: string | null, apiUrl: string): string[] {
+  if (keys.length === 0 || ready === null) return ['  API key:  none: the fixture file has no apiKeys, so every request gets 401'];
+  // The curl lists customers, so it takes a key that may: the ready one when it can.
+  const lister = [ready, ...keys.map((key) => key.key)].find((candidate) => keys.find((key) => key.key === candidate)?.scopes.has('GET /api/v1/customers'));
+  const curl = lister === undefined ? undefined : `curl -H "Authorization: Bearer ${lister}" ${apiUrl}/customers`;
+  if (keys.length === 1) return [`  API key:  ${ready}${curl === undefined ? '   (its scopes leave out GET /api/v1/customers)' : `   (try: ${curl})`}`];
+  const shown = keys.slice(0, MAX_KEYS_SHOWN);
+  const width = Math.max(...shown.map((key) => key.key.length));
+  const describe = (key: ApiKey) => {
+    const scopes = key.scopes.size === API_ENDPOINTS.length ? 'every endpoint' : key.scopes.size === 0 ? 'no endpoint' : API_ENDPOINTS.filter((endpoint) => key.scopes.has(endpoint)).join(', ');
+    return `${scopes}; ${key.rateLimit.requests} requests per ${key.rateLimit.windowSeconds} s`;
+  };
+  return [
+    ...shown.map((key, index) => `  ${index === 0 ? 'API keys:' : '         '} ${key.key.padEnd(width)}   ${describe(key)}`),
+    ...(keys.length > shown.length ? [`            and ${keys.length - shown.length} more in the fixture file`] : []),
+    ...(curl === undefined ? [] : [`  Try:      ${curl}`]),
+  ];
 }

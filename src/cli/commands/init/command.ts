@@ -41,10 +41,10 @@ export function registerInit(program: Command, context: CommandContext): void {
       `
 Examples:
   $ pipeline-tool init                      asks for what it needs (on a terminal)
-  $ pipeline-tool init estimator --type quoting_extension --name "Kitchen Estimator" --short-name Kitchen
-  $ pipeline-tool init my-tool --yes        defaults for everything not given
-  $ pipeline-tool init desk --template react --yes
-  $ pipeline-tool init my-tool --yes --pipeline-tool ./pipeline-tool-0.1.0.tgz
+  $ pipeline-tool init my-tool --yes        a standalone tool, defaults for everything not given
+  $ pipeline-tool init estimator --type quoting_extension --name "Kitchen Estimator" --short-name Kitchen --yes
+  $ pipeline-tool init desk --template react --yes   React, TypeScript and Vite (or --template vue)
+  $ pipeline-tool init crm-panel --yes --pipeline-tool ^0.1.0   install pipeline-tool from the npm registry
 
 Without a terminal (CI) nothing is asked: give every value as a flag, or add --yes.
 Exit codes: 0 created, 2 could not create (bad input, folder not empty, no terminal to ask on).`,

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface, type Interface } from 'node:readline/promises';
 import { Chalk, type ChalkInstance } from 'chalk';
@@ -23,6 +24,7 @@ import {
 } from '../../../core/init/index.js';
 import { CONFIG_FILE } from '../../../core/config/file-name.js';
 import { defaultZipName } from '../../../core/pack/destination.js';
+import { MANIFEST_PATH } from '../../../core/paths.js';
 import { UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { useColour, type CliIo } from '../../io.js';
@@ -83,7 +85,7 @@ export async function runInit(dir: string | undefined, flags: InitFlags, io: Cli
   }
 
   const result = await initProject({ directory, answers, force: flags.force, template: template ?? DEFAULT_TEMPLATE, ...(toolkit ? { toolkit } : {}) });
-  io.stdout(summary(result, io.cwd, colour));
+  io.stdout(summary(result, await readProjectNow(result), io.cwd, colour));
   return EXIT.ok;
 }
 
@@ -207,34 +209,94 @@ class Prompter {
   }
 }
 
-function summary(result: InitResult, cwd: string, colour: ChalkInstance): string {
+/** The project as it stands after init: what its files say, whichever of them init wrote. */
+interface ProjectNow {
+  name: string;
+  type: string;
+  /** The tool folder and the zip pack will write, relative to the project. */
+  source: string;
+  zip: string;
+  scripts: Record<string, string>;
+  /** The manifest.json init found there and kept, which then decides what the tool is. */
+  manifestKept?: string;
+}
+
+/**
+ * Reads back the project file, the manifest and package.json. With --force some may have been
+ * there already and kept, and then they, not the answers, decide what the tool is and what
+ * pack will write.
+ */
+async function readProjectNow(result: InitResult): Promise<ProjectNow> {
+  const { directory, answers } = result;
+  const json = async (file: string): Promise<Record<string, unknown> | undefined> => {
+    try {
+      const value: unknown = JSON.parse((await readFile(file, 'utf8')).replace(/^\uFEFF/, ''));
+      return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+  const config = await json(path.join(directory, CONFIG_FILE));
+  const source = text(config?.['source']) ?? (config ? '.' : result.toolFolder);
+  const out = text(config?.['out']) ?? (config ? '.' : result.outFolder);
+  // A framework project keeps its manifest in public/, which Vite copies into the build (source).
+  const manifestAt = [path.posix.join(source, MANIFEST_PATH), path.posix.join('public', MANIFEST_PATH)];
+  let manifest: Record<string, unknown> | undefined;
+  let manifestFile: string | undefined;
+  for (const candidate of manifestAt) {
+    manifest = await json(path.join(directory, candidate));
+    if (manifest) {
+      manifestFile = candidate;
+      break;
+    }
+  }
+  const packageJson = result.written.includes('package.json') ? undefined : await json(path.join(directory, 'package.json'));
+  const scripts = result.written.includes('package.json')
+    ? result.scripts
+    : Object.fromEntries(Object.entries((packageJson?.['scripts'] as Record<string, unknown> | undefined) ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  const zipName = defaultZipName(text(manifest?.['shortName']) ?? answers.shortName, text(manifest?.['version']) ?? answers.version, path.basename(path.join(directory, source)));
+  return {
+    ...(manifestFile !== undefined && result.skipped.includes(manifestFile) ? { manifestKept: manifestFile } : {}),
+    name: text(manifest?.['name']) ?? answers.name,
+    type: text(manifest?.['type']) ?? answers.type,
+    source,
+    zip: path.posix.join(out.split(path.sep).join('/'), zipName),
+    scripts,
+  };
+}
+
+function summary(result: InitResult, now: ProjectNow, cwd: string, colour: ChalkInstance): string {
   const relative = path.relative(cwd, result.directory);
   const where = relative === '' ? 'the current folder' : relative;
-  const tool = result.toolFolder;
+  const { written, skipped } = result;
   const built = result.template !== 'vanilla';
-  const zipName = defaultZipName(result.answers.shortName, result.answers.version, tool);
-  const lines = [
-    '',
-    `${colour.green('Created')} ${result.answers.name}, a ${result.answers.type} tool${built ? ` built with ${result.template === 'react' ? 'React' : 'Vue'} and Vite` : ''}, in ${where} (${result.written.length} files).`,
-  ];
-  if (result.skipped.length > 0) {
-    lines.push('', 'These already existed and were left as they were:', ...result.skipped.map((file) => `  ${file}`));
+  const framework = result.template === 'react' ? 'React' : 'Vue';
+  const lines = [''];
+  if (skipped.length === 0) {
+    lines.push(`${colour.green('Created')} ${now.name}, a ${now.type} tool${built ? ` built with ${framework} and Vite` : ''}, in ${where} (${written.length} files).`);
+  } else if (written.length === 0) {
+    lines.push(
+      `${colour.yellow('Nothing was written')}: ${where} already holds every file of the project (${skipped.length} files), and each was left as it was.`,
+      `The tool there is ${now.name}, a ${now.type} tool.`,
+    );
+  } else {
+    lines.push(`${colour.green('Added')} ${written.length} ${written.length === 1 ? 'file' : 'files'} to ${where}: ${written.join(', ')}.`);
+    lines.push('', 'These already existed and were left as they were:', ...skipped.map((file) => `  ${file}`));
+    if (now.manifestKept !== undefined) lines.push('', `The kept ${now.manifestKept} decides what the tool is: ${now.name}, a ${now.type} tool.`);
   }
   const toolkit = toolkitNote(result);
   if (toolkit) lines.push('', toolkit);
   const steps: Array<[string, string]> = [];
   if (relative !== '') steps.push([`cd ${shellQuote(relative)}`, '']);
   // The project's own scripts where it has them: they are what its README and CI use.
-  const { scripts } = result;
+  const { scripts } = now;
   steps.push(
-    ['npm install', built ? `installs ${result.template === 'react' ? 'React' : 'Vue'}, Vite, TypeScript and pipeline-tool for the project` : 'installs pipeline-tool and TypeScript for the project'],
+    ['npm install', built ? `installs ${framework}, Vite, TypeScript and pipeline-tool for the project` : 'installs pipeline-tool and TypeScript for the project'],
     built
       ? ['npm run dev', 'starts Vite with the app inside an emulated Pipeline host; open the address it prints']
-      : [scripts['dev'] !== undefined ? 'npm run dev' : 'npx pipeline-tool dev', `runs the tool (${tool}/, as ${CONFIG_FILE} says) in an emulated Pipeline host`],
-    [
-      scripts['pack'] !== undefined ? 'npm run pack' : 'npx pipeline-tool pack',
-      `${built ? `builds ${tool}/, then packs it into` : 'builds'} ${result.outFolder}/${zipName} to upload, checked against the marketplace rules`,
-    ],
+      : [scripts['dev'] !== undefined ? 'npm run dev' : 'npx pipeline-tool dev', `runs the tool (${now.source}/, as ${CONFIG_FILE} says) in an emulated Pipeline host`],
+    [scripts['pack'] !== undefined ? 'npm run pack' : 'npx pipeline-tool pack', `${built ? `builds ${now.source}/, then packs it into` : 'builds'} ${now.zip} to upload, checked against the marketplace rules`],
     [`npx pipeline-tool version patch`, 'raises the version before the next release'],
   );
   const width = Math.max(...steps.map(([command]) => command.length));
@@ -248,14 +310,18 @@ function toolkitNote(result: InitResult): string | undefined {
   const { toolkit } = result;
   if (!result.written.includes('package.json')) return undefined;
   if (toolkit.running && toolkit.kind === 'registry') return undefined;
+  // npm keeps a local path in package-lock.json relative to the project: a copy elsewhere must
+  // relink with `npm install` before `npm ci` works there.
+  const local =
+    ' CI elsewhere cannot reach that path: depend on a published version or a git URL before pushing.' +
+    ' A copy of the project in another folder needs `npm install` (not `npm ci`) once, to relink it.';
   if (toolkit.running) {
     return (
       `This pipeline-tool was not installed from the npm registry, so the project's package.json installs it from this copy: ${toolkit.spec}\n` +
-      '(choose another source with --pipeline-tool <spec>). CI elsewhere cannot reach that path: depend on a published version or a git URL before pushing.'
+      `(choose another source with --pipeline-tool <spec>).${local}`
     );
   }
-  const local = toolkit.kind === 'local' ? ' CI elsewhere cannot reach that path: depend on a published version or a git URL before pushing.' : '';
-  return `The project's package.json installs pipeline-tool from ${toolkit.spec} (--pipeline-tool).${local}`;
+  return `The project's package.json installs pipeline-tool from ${toolkit.spec} (--pipeline-tool).${toolkit.kind === 'local' ? local : ''}`;
 }
 
 /** Quotes a path for a POSIX shell when it holds anything beyond plain path characters. */

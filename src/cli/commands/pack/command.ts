@@ -32,12 +32,15 @@ export function registerPack(program: Command, context: CommandContext): void {
       'after',
       `
 Examples:
-  $ pipeline-tool pack                      pack the tool of the project (pipeline-tool.config.json),
-                                            or the folder you stand in
-  $ pipeline-tool pack dist -o out/         pack the build output, write the zip into out/
+  $ pipeline-tool pack                      the project's tool into its "out" folder: dist/my-tool-1.0.0.zip
+                                            (without a project file: the folder you stand in, zip here)
+  $ pipeline-tool pack --force              again, replacing the zip of the same version
   $ pipeline-tool pack --dry-run            what would go in, what stays out, and why
-  $ pipeline-tool pack dist --format json   a result for CI scripts
-  $ pipeline-tool pack --rule unsafe-html=off   the same rule settings as validate
+  $ pipeline-tool pack src -o out/          a tool folder by path; the zip goes into out/
+  $ pipeline-tool pack --format json --force   a result for CI scripts
+  $ pipeline-tool pack --rule unsafe-html=off --force   the same rule settings as validate
+
+The zip is named <shortName>-<version>.zip from manifest.json, the short name in lower case.
 
 What stays out: dot-files and dot-folders, node_modules, OS debris (__MACOSX, Thumbs.db),
 source maps, project files (package.json, lockfiles, tsconfig), symbolic links, files of types the

@@ -1,18 +1,20 @@
 import type { PackResult } from '../../../core/pack/pack-folder.js';
 import { formatJson } from '../../formatters/json.js';
+import { shownPath } from '../../../core/shown-path.js';
 import { measures, type PackOutputOptions } from './limits.js';
 
 /**
  * The JSON result of `pack`. Stable: fields may be added, never renamed or removed. `report` is
- * exactly what `validate --format json` prints for the same problems.
+ * exactly what `validate --format json` prints for the same problems, and paths are shown as
+ * validate shows its `bundle`: relative to the working folder.
  */
 export function formatPackJson(result: PackResult, options: PackOutputOptions): string {
   const document = {
     ok: result.ok,
     dryRun: result.dryRun,
     written: result.written,
-    folder: result.folder,
-    output: result.outputPath,
+    folder: shownPath(result.folder, options.cwd),
+    output: shownPath(result.outputPath, options.cwd),
     existed: result.existed,
     sha256: result.sha256 ?? null,
     limits: measures(result),

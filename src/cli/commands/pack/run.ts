@@ -11,9 +11,6 @@ import '../../parse-memory.js';
 
 const EXIT_ON_SIGNAL: Partial<Record<NodeJS.Signals, number>> = { SIGINT: EXIT.interrupted, SIGTERM: EXIT.terminated };
 
-/** In a log (no terminal), a step is mentioned only once it has taken this long. */
-const QUIET_STEP_MS = 1000;
-
 export async function runPack(given: string | undefined, flags: PackFlags, io: CliIo): Promise<number> {
   const formatter = await loadFormatter(flags.format);
   if (!formatter) throw new UsageError(`unknown format "${flags.format}".`);
@@ -132,33 +129,19 @@ function describe(progress: PackProgress, dir: string): string {
 }
 
 /**
- * A spinner on an interactive terminal; in a log, a plain line for a step only when it is slow, so
- * a normal pack in CI prints nothing but its result. JSON, SARIF and --quiet mean no progress at all.
+ * A spinner on an interactive terminal, and nothing anywhere else: a log, a pipe or CI sees only
+ * the result, whatever the time each step takes. JSON, SARIF and --quiet mean no progress at all.
  */
 async function startProgress(io: CliIo, flags: PackFlags, dir: string): Promise<Progress> {
-  if (flags.quiet || flags.format === 'json' || flags.format === 'sarif') return { update: () => {}, stop: () => {} };
+  const none = { update: () => {}, stop: () => {} };
+  if (flags.quiet || flags.format === 'json' || flags.format === 'sarif' || !io.stderrIsTTY) return none;
   // A pseudo-terminal without a size (`script`, `docker run -t`) reports 0 columns, on which ora
-  // loops forever clearing lines; plain lines do there.
-  if (io.stderrIsTTY && (process.stderr.columns ?? 80) > 0) {
-    const { default: ora } = await import('ora');
-    const spinner = ora({ stream: process.stderr, discardStdin: false }).start('packing');
-    return {
-      update: (progress) => (spinner.text = describe(progress, dir)),
-      stop: () => spinner.stop(),
-    };
-  }
-  let timer: NodeJS.Timeout | undefined;
-  let step: PackProgress['step'] | undefined;
-  let latest = '';
+  // loops forever clearing lines.
+  if ((process.stderr.columns ?? 80) <= 0) return none;
+  const { default: ora } = await import('ora');
+  const spinner = ora({ stream: process.stderr, discardStdin: false }).start('packing');
   return {
-    update: (progress) => {
-      latest = describe(progress, dir);
-      if (progress.step === step) return;
-      step = progress.step;
-      clearTimeout(timer);
-      timer = setTimeout(() => io.stderr(`pipeline-tool: ${latest}…\n`), QUIET_STEP_MS);
-      timer.unref();
-    },
-    stop: () => clearTimeout(timer),
+    update: (progress) => (spinner.text = describe(progress, dir)),
+    stop: () => spinner.stop(),
   };
 }

@@ -18,8 +18,8 @@ export interface ValidateFlags {
 export function registerValidate(program: Command, context: CommandContext): void {
   program
     .command('validate')
-    .description('check a bundle (.zip) or a tool folder against the marketplace rules')
-    .argument('[bundle]', 'a .zip bundle or a tool folder (default: the project file\'s "source", else the current folder)')
+    .description('check bundles (.zip) or tool folders against the marketplace rules')
+    .argument('[bundles...]', 'zips, tool folders, project folders, or folders of zips (default: the project file\'s "source", else the current folder)')
     .addOption(new Option('-f, --format <format>', 'output format').choices(formatNames).default('text'))
     .option('--max-warnings <count>', 'exit 1 when there are more warnings than this', parseCount('--max-warnings'))
     .option('-q, --quiet', 'report errors only', false)
@@ -32,19 +32,23 @@ export function registerValidate(program: Command, context: CommandContext): voi
       `
 Examples:
   $ pipeline-tool validate                  the tool folder named in pipeline-tool.config.json
-  $ pipeline-tool validate estimator-1.2.0.zip
-  $ pipeline-tool validate ./estimator --format json
-  $ pipeline-tool validate bundle.zip --format github --max-warnings 0
-  $ pipeline-tool validate --format sarif > pipeline-tool.sarif   for code scanning
-  $ pipeline-tool validate bundle.zip --rule manifest-description=off
-  $ pipeline-tool validate --print-config src/vendor/katex.css
+  $ pipeline-tool validate src --format json
+  $ pipeline-tool validate dist/my-tool-1.0.0.zip --format github --max-warnings 0
+  $ pipeline-tool validate --format sarif   SARIF 2.1.0 for code scanning (redirect it to a file)
+  $ pipeline-tool validate dist/            every zip in the folder, with one summary
+  $ pipeline-tool validate src dist/my-tool-1.0.0.zip --rule manifest-description=off
+  $ pipeline-tool validate --print-config src/app.js
 
-Exit codes: 0 clean, 1 problems found (errors, or more warnings than --max-warnings;
-a broken or hostile archive counts), 2 could not run.
+Several paths are checked in one run: text and github print each report and one line for all,
+json prints one document ({ ok, errorCount, warningCount, bundles: [...] }), sarif one log. A folder holding
+pipeline-tool.config.json stands for its "source" folder; a folder of zips for its zips.
+
+Exit codes: 0 clean, 1 problems found in any of them (errors, or more warnings in all than
+--max-warnings; a broken or hostile archive counts), 2 could not run.
 List every rule with: pipeline-tool rules; explain one with: pipeline-tool rules <id>`,
     )
-    .action(async (bundle: string | undefined, flags: ValidateFlags) => {
+    .action(async (bundles: string[], flags: ValidateFlags) => {
       const { runValidate } = await import('./run.js');
-      context.setExitCode(await runValidate(bundle, flags, context.io));
+      context.setExitCode(await runValidate(bundles, flags, context.io));
     });
 }

@@ -4,26 +4,36 @@ import { UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { loadFormatter } from '../../formatters/index.js';
 import { useColour, type CliIo } from '../../io.js';
-import { resolveTarget } from '../../project.js';
+import { resolveTargets } from '../../project.js';
 import type { ValidateFlags } from './command.js';
 import { printConfig } from './print-config.js';
 import '../../parse-memory.js';
 
-export async function runValidate(bundle: string | undefined, flags: ValidateFlags, io: CliIo): Promise<number> {
-  const target = await resolveTarget(bundle, flags, io, 'validate');
+export async function runValidate(bundles: readonly string[], flags: ValidateFlags, io: CliIo): Promise<number> {
+  if (flags.printConfig !== undefined && bundles.length > 1) {
+    throw new UsageError('--print-config shows the settings of one tool: give one folder or zip, or none for the project\'s own.');
+  }
+  const { targets, several } = await resolveTargets(bundles, flags, io, 'validate');
   if (flags.printConfig !== undefined) {
-    io.stdout(await printConfig(flags.printConfig, target, io.cwd));
+    if (targets.length > 1) throw new UsageError(`--print-config shows the settings of one tool, and ${bundles[0]} holds ${targets.length} zips: name one of them.`);
+    io.stdout(await printConfig(flags.printConfig, targets[0]!, io.cwd));
     return EXIT.ok;
   }
-  // Findings placed at the author's source are named from the project's folder (the one holding
-  // the project file), or from the working folder without one.
-  const sourceMaps = { root: target.project?.root ?? io.cwd };
-  const report = await validateBundle(target.path, { rules: target.rules, overrides: target.overrides, sourceMaps });
-  report.bundle = target.shown;
-  await printReport(report, flags, io);
-  const code = exitCodeFor(report, flags.maxWarnings);
-  if (code !== EXIT.ok && report.errorCount === 0) {
-    io.stderr(`pipeline-tool: ${report.warningCount} warnings exceed --max-warnings ${flags.maxWarnings}.\n`);
+  const reports: Report[] = [];
+  for (const target of targets) {
+    // Findings placed at the author's source are named from the project's folder (the one holding
+    // the project file), or from the working folder without one.
+    const sourceMaps = { root: target.project?.root ?? io.cwd };
+    const report = await validateBundle(target.path, { rules: target.rules, overrides: target.overrides, sourceMaps });
+    report.bundle = target.shown;
+    reports.push(report);
+  }
+  if (several) await printReports(reports, flags, io);
+  else await printReport(reports[0]!, flags, io);
+  const total = totalOf(reports);
+  const code = exitCodeFor(total, flags.maxWarnings);
+  if (code !== EXIT.ok && total.errorCount === 0) {
+    io.stderr(`pipeline-tool: ${total.warningCount} warnings exceed --max-warnings ${flags.maxWarnings}.\n`);
   }
   return code;
 }
@@ -35,7 +45,63 @@ export async function printReport(report: Report, flags: Pick<ValidateFlags, 'fo
   io.stdout(formatter(report, { colour, quiet: flags.quiet, verbose: flags.verbose ?? false, cwd: io.cwd, workspace: io.env['GITHUB_WORKSPACE'] || undefined }));
 }
 
-export function exitCodeFor(report: Report, maxWarnings: number | undefined): number {
+/**
+ * Several bundles in one run, as eslint reports several files: in text and github, each bundle's
+ * report in turn and one line for them all at the end; in JSON, one document holding every
+ * report, with the counts of all of them; in SARIF, one log whose one run holds every result.
+ */
+async function printReports(reports: readonly Report[], flags: Pick<ValidateFlags, 'format' | 'quiet'> & { verbose?: boolean }, io: CliIo): Promise<void> {
+  const colour = useColour(io, io.stdoutIsTTY);
+  const formatter = await loadFormatter(flags.format, { colour });
+  if (!formatter) throw new UsageError(`unknown format "${flags.format}".`);
+  const options = { colour, quiet: flags.quiet, verbose: flags.verbose ?? false, cwd: io.cwd, workspace: io.env['GITHUB_WORKSPACE'] || undefined };
+  if (flags.format === 'sarif') {
+    const { formatSarifLog } = await import('../../formatters/sarif.js');
+    io.stdout(formatSarifLog(reports, options));
+    return;
+  }
+  const total = totalOf(reports);
+  if (flags.format === 'json') {
+    const document = {
+      ok: total.ok,
+      errorCount: total.errorCount,
+      warningCount: total.warningCount,
+      bundles: reports.map((report) => JSON.parse(formatter(report, options)) as unknown),
+    };
+    io.stdout(`${JSON.stringify(document, null, 2)}\n`);
+    return;
+  }
+  const parts = reports.map((report) => formatter(report, options));
+  const line = `${reports.length} bundles: ${describeCounts(total)}`;
+  if (flags.format === 'github') {
+    io.stdout(`${parts.join('')}${line}\n`);
+    return;
+  }
+  const { palette } = await import('../../formatters/palette.js');
+  const chalk = palette(colour);
+  const mark = total.errorCount > 0 ? chalk.red.bold(`✖ ${line}`) : total.warningCount > 0 ? chalk.yellow.bold(`⚠ ${line}`) : chalk.green(`✔ ${line}`);
+  io.stdout(`${parts.join('\n')}\n${mark}\n`);
+}
+
+interface Total {
+  ok: boolean;
+  errorCount: number;
+  warningCount: number;
+}
+
+function totalOf(reports: readonly Report[]): Total {
+  const errorCount = reports.reduce((sum, report) => sum + report.errorCount, 0);
+  const warningCount = reports.reduce((sum, report) => sum + report.warningCount, 0);
+  return { ok: errorCount === 0, errorCount, warningCount };
+}
+
+function describeCounts(total: Total): string {
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const problems = total.errorCount + total.warningCount;
+  return problems === 0 ? 'no problems' : `${plural(problems, 'problem')} (${plural(total.errorCount, 'error')}, ${plural(total.warningCount, 'warning')})`;
+}
+
+export function exitCodeFor(report: Pick<Report, 'errorCount' | 'warningCount'>, maxWarnings: number | undefined): number {
   if (report.errorCount > 0) return EXIT.problems;
   if (maxWarnings !== undefined && report.warningCount > maxWarnings) return EXIT.problems;
   return EXIT.ok;

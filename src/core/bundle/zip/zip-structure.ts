@@ -1,4 +1,5 @@
 import type { Finding } from '../../problem.js';
+import { FORMAT_HEAD_BYTES, otherFormat } from '../file-format.js';
 import type { EntryKind } from '../source.js';
 import { readArchiveEnd, type ArchiveEnd } from './end-record.js';
 import { decodeName, entryKind } from './entry-names.js';
@@ -62,10 +63,15 @@ export async function readZipStructure(file: RandomAccess): Promise<ZipStructure
   const records: ZipRecord[] = [];
   const result = { records, findings };
 
-  const head = await file.read(0, 4);
-  const startsLikeZip = head.length === 4 && head.readUInt32LE(0) === SIG_LOCAL;
+  const head = await file.read(0, FORMAT_HEAD_BYTES);
+  const startsLikeZip = head.length >= 4 && head.readUInt32LE(0) === SIG_LOCAL;
   const end = await readArchiveEnd(file, startsLikeZip, findings);
-  if (!end) return result;
+  if (!end) {
+    // Not a zip at all: say what it is, when its first bytes tell (a .tar.gz is a gzip archive).
+    const format = otherFormat(head);
+    for (const finding of findings) if (finding.ruleId === 'archive-not-zip' && format) finding.data['format'] = format;
+    return result;
+  }
 
   // Central directory: walk records until its stated size is used up, whatever the count claims,
   // so entries hidden beyond the count are still seen.
