@@ -20,8 +20,12 @@ const hasChromium = requireChromium();
 /** App.tsx throwing just after it starts to render (as in test/dev/source-maps.test.ts). */
 const THROWING = APP_TSX.replace('export function App(): HTMLElement {\n', "export function App(): HTMLElement {\n  setTimeout(() => {\n    throw new TypeError('no name stored');\n  }, 0);\n");
 const BASE = '/app/';
-/** Past the 50,000,000 bytes a served file may have. */
-const TOO_LARGE = 51_000_000;
+/**
+ * Well past the 50,000,000 bytes a served file may have: so far past that, once the reader stops at
+ * the limit, what is left cannot all sit in the connection's buffers, and the server sees the
+ * response cut off rather than finished.
+ */
+const TOO_LARGE = 150_000_000;
 
 interface Site {
   /** The page's address: the base path on the site's origin. */

@@ -137,7 +137,7 @@ describe('init --template', () => {
     expect(result).toMatchObject({ code: EXIT.ok, stderr: '' });
     expect(result.stdout).toContain('Created Customer Desk, a standalone tool built with React and Vite, in desk');
     expect(result.stdout).toMatch(/npm run dev +starts Vite with the app inside an emulated Pipeline host/);
-    expect(result.stdout).toContain('builds dist/, then packs it into release/Customer-Desk-1.0.0.zip');
+    expect(result.stdout).toContain('builds dist/, then packs it into release/customer-desk-1.0.0.zip');
     expect(await listFiles(path.join(cwd, 'desk'))).toContain('src/App.tsx');
   });
 

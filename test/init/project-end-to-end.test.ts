@@ -265,7 +265,7 @@ describe.skipIf(process.platform === 'win32')('slow: packed, installed, scaffold
       // npm ci wrote from the same lockfile, which its own npm install has just confirmed.
       const runs = await runWorkflowAndScripts(root, { skipInstall: installed !== root });
       expect(new Set(runs.flatMap(scriptsRunBy))).toEqual(new Set(['typecheck', 'test', 'build', 'validate', 'pack']));
-      expect(await readdir(path.join(root, 'release'))).toEqual(['Café-Estimator-1.0.0.zip']);
+      expect(await readdir(path.join(root, 'release'))).toEqual(['café-estimator-1.0.0.zip']);
       // The built folder is what ships: the page, one script and one stylesheet, the manifest; maps stay out.
       const listed = JSON.parse((await ok(`${quote(bin)} pack --dry-run --format json`, root)).stdout) as { included: { path: string }[] };
       expect(listed.included.map((file) => file.path.replace(/-[\w-]{8}\./, '-#.')).sort()).toEqual(['assets/index-#.js', 'assets/style-#.css', 'index.html', 'manifest.json']);

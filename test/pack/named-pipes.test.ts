@@ -33,22 +33,23 @@ describe.skipIf(process.platform === 'win32')('a named pipe where a file is read
     }
   });
 
-  it('the project file: refused with one line naming it', () => {
-    const cwd = withPipe({}, CONFIG_FILE);
-    const tool = writeFolder(goodFiles());
-    const result = runCli(['validate', tool], { cwd });
-    expect(result).toMatchObject({
-      code: 2,
-      stderr: `pipeline-tool: ${CONFIG_FILE} is a named pipe (FIFO), not a regular file; the project file is a JSON file named ${CONFIG_FILE}.\n`,
-    });
+  it('the project file: refused with one line naming it, found from the working folder or from the path given', () => {
+    const files = Object.fromEntries(Object.entries(goodFiles()).map(([name, data]) => [`tool/${name}`, data]));
+    const cwd = withPipe(files, CONFIG_FILE);
+    for (const args of [['validate'], ['validate', 'tool'], ['validate', path.join(cwd, 'tool')]]) {
+      const result = runCli(args, { cwd: args.length === 1 ? cwd : args[1] === 'tool' ? cwd : tempDir() });
+      expect(result, args.join(' ')).toMatchObject({ code: 2, stderr: expect.stringContaining(`is a named pipe (FIFO), not a regular file; the project file is a JSON file named ${CONFIG_FILE}.\n`) });
+      expect(result.stderr).not.toMatch(STACK_TRACE);
+    }
   });
 
   it('manifest.json of version: refused with one line naming it', () => {
     const root = withPipe({ 'index.html': '<!doctype html>' }, 'manifest.json');
-    const result = runCli(['version', 'patch', root], { cwd: tempDir() });
+    const cwd = tempDir();
+    const result = runCli(['version', 'patch', root], { cwd });
     expect(result).toMatchObject({
       code: 2,
-      stderr: `pipeline-tool: ${path.join(root, 'manifest.json')} is a named pipe (FIFO), not a regular file; make it a plain JSON file.\n`,
+      stderr: `pipeline-tool: ${path.relative(cwd, path.join(root, 'manifest.json'))} is a named pipe (FIFO), not a regular file; make it a plain JSON file.\n`,
     });
   });
 

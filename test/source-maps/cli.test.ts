@@ -73,7 +73,7 @@ describe('validate of a built folder', () => {
     expect(document.included.map((file) => file.path).sort()).toEqual(['assets/index.js', 'index.html', 'manifest.json']);
     expect(document.excluded).toContainEqual(expect.objectContaining({ path: 'assets/index.js.map', reason: 'source-map' }));
     expect(document.report.problems).toEqual([expect.objectContaining({ file: 'src/App.tsx', ...source, built: expect.objectContaining({ file: 'assets/index.js' }) })]);
-    const zip = path.join(app.project, 'release', 'Kitchen-1.2.0.zip');
+    const zip = path.join(app.project, 'release', 'kitchen-1.2.0.zip');
     expect(execFileSync('unzip', ['-Z1', zip], { encoding: 'utf8' }).split('\n').filter(Boolean).sort()).toEqual(['assets/index.js', 'index.html', 'manifest.json']);
   });
 
