@@ -43,9 +43,12 @@ export async function readServedFile(base: URL, file: string, previous?: ServedF
   const headers: Record<string, string> = {};
   if (previous?.etag) headers['If-None-Match'] = previous.etag;
   else if (previous?.lastModified) headers['If-Modified-Since'] = previous.lastModified;
+  // Aborted, not only cancelled, past the limit: a cancelled body may still be read to its end to
+  // keep the connection, and a server could send gigabytes.
+  const stop = new AbortController();
   let response: Response;
   try {
-    response = await fetch(url, { headers, redirect: 'manual', credentials: 'omit', signal: AbortSignal.timeout(TIMEOUT_MS) });
+    response = await fetch(url, { headers, redirect: 'manual', credentials: 'omit', signal: AbortSignal.any([stop.signal, AbortSignal.timeout(TIMEOUT_MS)]) });
   } catch {
     return undefined;
   }
@@ -55,16 +58,17 @@ export async function readServedFile(base: URL, file: string, previous?: ServedF
   }
   const declared = Number(response.headers.get('content-length') ?? 0);
   if (response.status !== 200 || response.body === null || declared > MAX_SERVED_BYTES) {
+    if (declared > MAX_SERVED_BYTES) stop.abort();
     await response.body?.cancel().catch(() => {});
     return undefined;
   }
-  const bytes = await readLimited(response.body, MAX_SERVED_BYTES);
+  const bytes = await readLimited(response.body, MAX_SERVED_BYTES, stop);
   if (bytes === undefined) return undefined;
   return { text: new TextDecoder().decode(bytes), etag: response.headers.get('etag'), lastModified: response.headers.get('last-modified') };
 }
 
 /** The whole body, or undefined when it runs past `limit` bytes or breaks off. */
-async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Promise<Buffer | undefined> {
+async function readLimited(body: ReadableStream<Uint8Array>, limit: number, stop: AbortController): Promise<Buffer | undefined> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = body.getReader();
@@ -74,6 +78,7 @@ async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Pro
       if (done) return Buffer.concat(chunks, size);
       size += value.byteLength;
       if (size > limit) {
+        stop.abort();
         await reader.cancel().catch(() => {});
         return undefined;
       }

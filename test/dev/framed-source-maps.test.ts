@@ -66,9 +66,10 @@ async function serveProject(app: BuiltApp): Promise<Site> {
       const text = app.bundle.trimEnd();
       const comment = text.slice(text.lastIndexOf('\n') + 1);
       const padding = Buffer.alloc(1_000_000, ' ');
-      let left = pathname === `${BASE}dist/assets/large.js` ? Math.ceil(TOO_LARGE / padding.length) : 1;
+      const large = pathname === `${BASE}dist/assets/large.js`;
+      let left = large ? Math.ceil(TOO_LARGE / padding.length) : 1;
       response.writeHead(200, { ...headers, 'Content-Type': 'text/javascript' });
-      response.on('close', () => (largeSentWhole = response.writableFinished));
+      if (large) response.on('close', () => (largeSentWhole = response.writableFinished));
       response.write(`${text.slice(0, text.length - comment.length)}\n`);
       const more = () => {
         while (left > 0 && !response.destroyed) {

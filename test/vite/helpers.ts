@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,11 +29,14 @@ export interface CapturedLogger extends Logger {
   text(level?: 'info' | 'warn' | 'error'): string;
 }
 
-/** A Vite logger that keeps what it is told, as the terminal would show it, without printing. */
+/**
+ * A Vite logger that keeps what it is told, as the terminal would show it but without colour (Vite
+ * colours its lines wherever CI is set, terminal or not), and without printing.
+ */
 export function captureLogger(): CapturedLogger {
   const base = createLogger('info', { allowClearScreen: false });
   const lines: CapturedLogger['lines'] = [];
-  const keep = (level: 'info' | 'warn' | 'error') => (message: string) => void lines.push({ level, message });
+  const keep = (level: 'info' | 'warn' | 'error') => (message: string) => void lines.push({ level, message: stripVTControlCharacters(message) });
   return {
     ...base,
     info: keep('info'),
