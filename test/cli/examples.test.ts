@@ -108,9 +108,9 @@ describe.each(TYPES)('the examples, on a new %s project', { timeout: 240_000 }, 
     for (const args of examples) await runExample(args, tempDir('pipeline-tool-examples-'));
   });
 
-  it("of the README's quick start", async () => {
+  it("of the README's quick start for a first tool", async () => {
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const block = /## Quick start\n[^]*?```sh\n([^]*?)```/.exec(readme)?.[1] ?? '';
+    const block = /### Your first tool\n[^]*?```sh\n([^]*?)```/.exec(readme)?.[1] ?? '';
     const lines = block.split('\n').map((line) => line.replace(/ +#.*$/, '').trim()).filter(Boolean);
     expect(lines[0]).toMatch(/^pipeline-tool init my-tool /);
     let cwd = tempDir('pipeline-tool-quick-start-');
