@@ -10,7 +10,7 @@ import { writeFolder } from '../helpers/bundles.js';
  */
 
 const QUOTING = { name: 'Shared Host', shortName: 'Shared', type: 'quoting_extension', version: '1.0.0', description: 'A test.', entry: 'index.html' };
-const DEPRECATED_LINE = { description: 'Call-out', qty: 1, unitPrice: 80, taxRate: 0.15, lineType: 'cost' };
+const DEPRECATED_LINE = { description: 'Call-out', qty: 1, unitPrice: 80, taxRate: 0.15, lineType: 'cost' as const };
 
 describe('reset() on a host shared by a test file', () => {
   const shared = createTestHost({ manifest: QUOTING });
