@@ -9,6 +9,11 @@
 // reports/stryker-incremental/, named after its --mutate patterns (the configured folders keep
 // reports/stryker-incremental.json); an --incrementalFile given on the command line wins.
 //
+// A --mutate on the command line replaces the config's list, so the config's `!` patterns are
+// added to it: generated files, index.ts re-exports, and the files whose functions run elsewhere
+// from their source text (in the browser, in a test page's realm, in a worker), where Stryker's
+// instrumented text would call helpers that only exist in Node's realm.
+//
 // --changed mutates the .ts files under the folders (src/dev and src/core/code unless --folders
 // says otherwise) that differ from where the branch left --since (main unless given): committed,
 // staged, modified or new, as `git diff <merge-base>` and `git ls-files --others` list them.
@@ -18,8 +23,10 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const usage = `usage: npm run mutate -- [--mutate <patterns>] [Stryker options]
        npm run mutate -- --changed [--since <ref>] [--folders <a,b>] [--list] [Stryker options]
@@ -66,15 +73,25 @@ function git(args) {
   return result.stdout.split('\n').filter(Boolean);
 }
 
-/** The .ts files under `folders` that differ from the merge base of `since` and HEAD, as Stryker would mutate them. */
+/** The config's `!` patterns, which any --mutate from the command line keeps. */
+const exclusions = JSON.parse(readFileSync(path.join(root, 'stryker.config.json'), 'utf8')).mutate.filter((pattern) => pattern.startsWith('!'));
+
+/** A glob of the config's kind (`**`, `*`, literal text) as a test of a slash-separated path. */
+const globTest = (glob) => {
+  const part = (text) => text.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*');
+  return new RegExp(`^${glob.split('**/').map(part).join('(?:.*/)?')}$`);
+};
+const excluded = exclusions.map((pattern) => globTest(pattern.slice(1)));
+
+/** The .ts files under `folders` that differ from the merge base of `since` and HEAD, less the config's exclusions. */
 function changedFiles(since, folders) {
   if (spawnSync('git', ['rev-parse', '--verify', '--quiet', `${since}^{commit}`]).status !== 0) {
     fail(`"${since}" is not a commit, branch or tag here; give --since the branch this work started from.`);
   }
   const [base] = git(['merge-base', since, 'HEAD']);
   const changed = [...git(['diff', '--name-only', '--diff-filter=AMR', base, '--', ...folders]), ...git(['ls-files', '--others', '--exclude-standard', '--', ...folders])];
-  const files = [...new Set(changed)].filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts') && !file.includes('.generated.') && path.basename(file) !== 'index.ts').sort();
-  return { base, files };
+  const typescript = [...new Set(changed)].filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts')).sort();
+  return { base, files: typescript.filter((file) => !excluded.some((test) => test.test(file))), skipped: typescript.filter((file) => excluded.some((test) => test.test(file))) };
 }
 
 const slug = (text) => {
@@ -105,8 +122,9 @@ let scope = optionValue(args, ['--mutate', '-m']);
 if (ours.changed) {
   if (scope !== undefined) fail('--changed picks the files to mutate itself; leave out --mutate.');
   if (ours.folders.length === 0) fail('--folders names no folder.');
-  const { base, files } = changedFiles(ours.since, ours.folders);
+  const { base, files, skipped } = changedFiles(ours.since, ours.folders);
   const where = `${ours.folders.join(', ')} since ${ours.since} (merge base ${base.slice(0, 10)})`;
+  if (skipped.length > 0) console.error(`mutate: left out, as stryker.config.json's mutate list says: ${skipped.join(', ')}`);
   if (ours.list) {
     for (const file of files) console.log(file);
     process.exit(0);
@@ -119,8 +137,11 @@ if (ours.changed) {
   args.push('--mutate', files.join(','));
   scope = `changed ${ours.folders.join(',')}`;
 }
-if (scope !== undefined && optionValue(args, ['--incrementalFile']) === undefined) {
-  args.push('--incrementalFile', `${INCREMENTAL_FOLDER}/${slug(scope)}.json`);
+if (scope !== undefined) {
+  if (optionValue(args, ['--incrementalFile']) === undefined) args.push('--incrementalFile', `${INCREMENTAL_FOLDER}/${slug(scope)}.json`);
+  const at = args.findLastIndex((arg) => arg === '--mutate' || arg === '-m' || arg.startsWith('--mutate=') || arg.startsWith('-m='));
+  const [flag, value] = args[at].includes('=') ? [args[at].slice(0, args[at].indexOf('=')), args[at].slice(args[at].indexOf('=') + 1)] : [args[at], args[at + 1]];
+  args.splice(at, args[at].includes('=') ? 1 : 2, flag, [value, ...exclusions].join(','));
 }
 
 const strykerPackage = require.resolve('@stryker-mutator/core/package.json');
