@@ -44,11 +44,11 @@ const OVERRIDE_KEYS = ['files', 'rules'] as const;
  * silently does nothing.
  */
 export function parseProjectConfig(text: string, file: string): ProjectConfig {
+  // A byte-order mark is no character an editor shows, so columns count from after it.
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const at = positionFinder(text);
-  const shift = body.length === text.length ? 0 : 1;
+  const at = positionFinder(body);
   const fail = (offset: number, reason: string): never => {
-    const { line, column } = at(offset + shift);
+    const { line, column } = at(offset);
     throw new ConfigError(file, line, column, reason);
   };
   const scan = scanJson(body);
