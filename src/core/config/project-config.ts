@@ -69,7 +69,8 @@ export function parseProjectConfig(text: string, file: string): ProjectConfig {
     if (top[key] === undefined) continue;
     const problem = folderProblem(top[key]);
     if (problem) fail(place(`/${key}`), `"${key}" ${problem}.`);
-    config[key] = (top[key] as string).replace(/\/+$/, '') || '.';
+    // A value of slashes alone is refused above as absolute, so something is left.
+    config[key] = (top[key] as string).replace(/\/+$/, '');
   }
   // Without "source" the tool is the file's own folder, so any "out" would lie inside it.
   if (config.out !== undefined && inside(config.out, config.source ?? '.')) {
