@@ -145,7 +145,8 @@ function inside(child: string, parent: string): boolean {
   const parts = (p: string) => p.split('/').filter((part) => part !== '' && part !== '.');
   const c = parts(child);
   const p = parts(parent);
-  return p.every((part, i) => c[i] === part) && c.length >= p.length;
+  // A shorter child fails on its first missing part, so no length test is needed.
+  return p.every((part, i) => c[i] === part);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
