@@ -14,7 +14,7 @@ export default defineConfig({
       'test/pack/{pack-folder,select-files,write-zip,manifest-elsewhere,shipped-manifest,destination,shipment}.test.ts',
       'test/platform/**/*.test.ts',
       'test/code/{rules,js,html,json,plumbing,trigger,libraries,precision,syntax}.test.ts',
-      'test/config/project-config.test.ts',
+      'test/config/{project-config,config-checks}.test.ts',
       'test/release/*.test.ts',
       'test/init/{answers,plan,init-project,toolkit-source,cli}.test.ts',
       'test/testing/{test-host,load-tool,no-jsdom,env-jsdom,env-happy-dom,reset}.test.ts',
