@@ -183,7 +183,9 @@ describe('loadProjectConfig', () => {
 
   it('reads a file of 1,000,000 bytes and refuses one byte more', async () => {
     const root = tempDir();
-    const exactly = `{ "source": "src" }${' '.repeat(1_000_000 - 19)}`;
+    // The closing brace is the last byte, so a file read one byte short is not JSON.
+    const exactly = `{ "source": "src"${' '.repeat(1_000_000 - 18)}}`;
+    expect(exactly).toHaveLength(1_000_000);
     writeFileSync(path.join(root, FILE), exactly);
     expect((await loadProjectConfig(root))?.config.source).toBe('src');
     writeFileSync(path.join(root, FILE), `${exactly} `);
