@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, filesMatcher, globProblem, loadProjectConfig, parseProjectConfig, withRuleFlags } from '../../src/core/config/index.js';
+import { ConfigError, filesMatcher, globProblem, loadProjectConfig, parseProjectConfig, withRuleFlags, type RuleOverride } from '../../src/core/config/index.js';
 import { UsageError } from '../../src/core/errors.js';
 import { tempDir, writeFolder } from '../helpers/bundles.js';
 
@@ -134,9 +134,9 @@ describe('filesMatcher', () => {
 
 describe('withRuleFlags', () => {
   it('drops an override left with no rule once --rule takes its rules away', () => {
-    const overrides = [
-      { files: ['a/**'], rules: { 'dialog-call': 'off' as const } },
-      { files: ['b/**'], rules: { 'dialog-call': 'off' as const, 'unsafe-html': 'warn' as const } },
+    const overrides: RuleOverride[] = [
+      { files: ['a/**'], rules: { 'dialog-call': 'off' } },
+      { files: ['b/**'], rules: { 'dialog-call': 'off', 'unsafe-html': 'warn' } },
     ];
     expect(withRuleFlags({}, overrides, { 'dialog-call': 'error' })).toEqual({
       rules: { 'dialog-call': 'error' },

@@ -131,6 +131,36 @@ describe('bumpVersion', () => {
     expect((await bumpVersion(root, '1.0.0', { force: true })).manifest).toMatchObject({ from: '2.0.0', to: '1.0.0' });
   });
 
+  it('writes compact JSON as compact JSON', async () => {
+    const root = project({ 'manifest.json': '{"name":"x","version":"1.0.0"}' });
+    await bumpVersion(root, 'patch');
+    expect(read(root, 'manifest.json')).toBe('{"name":"x","version":"1.0.1"}');
+  });
+
+  it('reads a manifest of exactly 1,000,000 bytes', async () => {
+    const text = `{"version": "1.0.0"${' '.repeat(1_000_000 - 20)}}`;
+    expect(text).toHaveLength(1_000_000);
+    const root = project({ 'manifest.json': text });
+    expect((await bumpVersion(root, 'patch')).manifest.to).toBe('1.0.1');
+  });
+
+  it('leaves other keys given twice to validate, and reads a byte-order mark only at the start', async () => {
+    const root = project({
+      'src/manifest.json': '{"name": "a", "name": "b", "version": "1.0.0"}',
+      'package.json': { version: '1.0.0', scripts: { pack: 'pipeline-tool\uFEFFpack' }, devDependencies: null, dependencies: { 'pipeline-tool': '*' } },
+    });
+    const result = await bumpVersion('src', 'patch', { cwd: root });
+    expect(result.manifest.to).toBe('1.0.1');
+    expect(result.packageJson?.to).toBe('1.0.1');
+    // A U+FEFF inside a value is part of it.
+    expect(result.scripts).toEqual({ pack: 'pipeline-tool\uFEFFpack' });
+  });
+
+  it('refuses a package.json larger than 1,000,000 bytes, naming what it was read as', async () => {
+    const root = project({ 'src/manifest.json': MANIFEST, 'package.json': `{"devDependencies": {"pipeline-tool": "*"}, "x": "${'x'.repeat(1_000_000)}"}` });
+    expect(await refusal(bumpVersion('src', 'patch', { cwd: root }))).toBe(`${path.join(root, 'package.json')} is larger than 1000000 bytes; that is not a package.json.`);
+  });
+
   it.each([
     ['a folder that does not exist', {}, 'missing', /^missing is not a folder\. Give the tool folder/],
     ['a file given as the folder', { 'manifest.json': MANIFEST }, 'manifest.json', /^manifest\.json is not a folder/],
@@ -143,7 +173,8 @@ describe('bumpVersion', () => {
     ['a manifest that is null', { 'manifest.json': 'null' }, '.', /is not a JSON object/],
     ['two versions', { 'manifest.json': '{"version": "1.0.0", "version": "1.0.0"}' }, '.', /manifest\.json has "version" more than once; keep one, then run this again\.$/],
     ['a version that is a number', { 'manifest.json': { version: 1 } }, '.', /^"version" in .*manifest\.json is not a string; write it as "version": "1\.0\.0"\.$/],
-    ['a version key written with escapes', { 'manifest.json': '{"vers\\u0069on": "1.0.0"}' }, '.', /^the "version" key is written with escapes; write it plainly as "version"\.$/],
+    ['a version key written with escapes', { 'manifest.json': '{"vers\\u0069on": "1.0.0", "inner": {"version": "1.0.0"}}' }, '.', /^the "version" key is written with escapes; write it plainly as "version"\.$/],
+    ['a manifest that is a string', { 'manifest.json': '"1.0.0"' }, '.', /manifest\.json is not a JSON object; it cannot hold a version\.$/],
   ])('refuses %s, touching nothing', async (_label, files, folder, message) => {
     const root = project(files);
     const before = everything(root);
