@@ -147,7 +147,7 @@ describe('bumpVersion', () => {
   it('leaves other keys given twice to validate, and reads a byte-order mark only at the start', async () => {
     const root = project({
       'src/manifest.json': '{"name": "a", "name": "b", "version": "1.0.0"}',
-      'package.json': { version: '1.0.0', scripts: { pack: 'pipeline-tool\uFEFFpack' }, devDependencies: null, dependencies: { 'pipeline-tool': '*' } },
+      'package.json': { version: '1.0.0', scripts: { pack: 'pipeline-tool\uFEFFpack' }, dependencies: null, devDependencies: { 'pipeline-tool': '*' } },
     });
     const result = await bumpVersion('src', 'patch', { cwd: root });
     expect(result.manifest.to).toBe('1.0.1');
