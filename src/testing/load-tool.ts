@@ -163,7 +163,10 @@ export async function loadTool(folder: string, options: LoadToolOptions = {}): P
           configurable: true,
           writable: true,
           value: (input: unknown, init?: { method?: string }) => {
-            const target = typeof input === 'string' || input instanceof URL ? String(input) : String((input as { url?: unknown }).url);
+            // As fetch() reads its input: a Request by its url, anything else as text (a URL
+            // object of the page's realm included, which is no instance of Node's URL).
+            const url = typeof input === 'object' && input !== null ? (input as { url?: unknown }).url : undefined;
+            const target = typeof url === 'string' ? url : String(input);
             return serve(new URL(target, window.location.href).href, (init?.method ?? 'GET').toUpperCase());
           },
         });
