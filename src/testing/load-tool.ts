@@ -165,7 +165,7 @@ export async function loadTool(folder: string, options: LoadToolOptions = {}): P
           value: (input: unknown, init?: { method?: string }) => {
             // As fetch() reads its input: a Request by its url, anything else as text (a URL
             // object of the page's realm included, which is no instance of Node's URL).
-            const url = typeof input === 'object' && input !== null ? (input as { url?: unknown }).url : undefined;
+            const url = (input as { url?: unknown } | null | undefined)?.url;
             const target = typeof url === 'string' ? url : String(input);
             return serve(new URL(target, window.location.href).href, (init?.method ?? 'GET').toUpperCase());
           },
