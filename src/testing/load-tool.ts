@@ -125,7 +125,7 @@ export async function loadTool(folder: string, options: LoadToolOptions = {}): P
     consoleEntries.push({ level, message });
     if (level === 'error') errors.push(message);
     // eslint-disable-next-line no-console -- asked for: the page's console, echoed in the test's
-    if (options.printConsole) console[level === 'log' ? 'log' : level](`[${entry}] ${message}`);
+    if (options.printConsole) console[level](`[${entry}] ${message}`);
   };
   const virtualConsole = new jsdom.VirtualConsole();
   for (const level of ['log', 'info', 'warn', 'error'] as const) {
