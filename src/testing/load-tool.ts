@@ -129,7 +129,7 @@ export async function loadTool(folder: string, options: LoadToolOptions = {}): P
   };
   const virtualConsole = new jsdom.VirtualConsole();
   for (const level of ['log', 'info', 'warn', 'error'] as const) {
-    virtualConsole.on(level, (...args: unknown[]) => note(level, args.map((arg) => (typeof arg === 'string' ? arg : String(arg))).join(' ')));
+    virtualConsole.on(level, (...args: unknown[]) => note(level, args.map(String).join(' ')));
   }
   virtualConsole.on('jsdomError', (error: unknown) => {
     const e = error as { message?: string; type?: string; cause?: { message?: string } };
