@@ -138,7 +138,7 @@ export async function loadTool(folder: string, options: LoadToolOptions = {}): P
   });
 
   /** A tool file as a response, as the dev server's tool origin would answer; nothing else is reachable. */
-  const serve = async (url: string, method = 'GET'): Promise<Response> => {
+  const serve = async (url: string, method: string): Promise<Response> => {
     if (method !== 'GET' && method !== 'HEAD') return new Response('only GET and HEAD are served here', { status: 405, headers: { Allow: 'GET, HEAD' } });
     const file = await readToolUrl(realRoot, url);
     if (file !== undefined) return new Response(method === 'HEAD' ? null : new Uint8Array(file.bytes), { status: 200, headers: { 'Content-Type': file.type } });
