@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadTool, type LoadedTool } from '../../src/testing/index.js';
@@ -100,9 +100,26 @@ describe("fetch() of the tool's files", () => {
   });
 
   it('can be wrapped or replaced by the page, as in a browser', async () => {
-    const tool = await open(writeTool({ 'app.js': 'const own = window.fetch; window.fetch = (url) => own(url); Object.defineProperty(window, "fetch", { value: window.fetch }); window.done = true;' }));
-    expect(page<{ done: boolean }>(tool).done).toBe(true);
+    const tool = await open(
+      writeTool({
+        'app.js': `'use strict';
+const own = window.fetch;
+const wrapped = (url) => own(url);
+window.fetch = wrapped;
+const assigned = window.fetch === wrapped;
+Object.defineProperty(window, 'fetch', { value: (url) => wrapped(url) });
+const replaced = window.fetch !== wrapped;
+delete window.fetch;
+window.done = [assigned, replaced, typeof window.fetch];`,
+      }),
+    );
+    expect(page<{ done: unknown[] }>(tool).done).toEqual([true, true, 'undefined']);
     expect(tool.errors).toEqual([]);
+  });
+
+  it('reads null as the text "null", as fetch() does', async () => {
+    const tool = await open(serving());
+    expect(await page<Go>(tool).go(null)).toEqual([404, 'text/plain', null, 'not found']);
   });
 });
 
@@ -134,6 +151,19 @@ describe('the page', () => {
     await expect(loadTool(writeTool({ ...files, 'index.html': `<!doctype html><title>T</title>${scripts}` }), { timeout: 1 })).rejects.toThrow(
       new Error('loadTool: index.html did not finish loading within 1 ms'),
     );
+  });
+});
+
+describe('the files it reads', () => {
+  it.runIf(process.platform === 'linux')('are closed once read', async () => {
+    const scripts = Array.from({ length: 30 }, (_, i) => `<script src="s${i}.js"></script>`).join('');
+    const files = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`s${i}.js`, `window.n = ${i};`]));
+    const folder = writeTool({ ...files, 'index.html': `<!doctype html><title>T</title>${scripts}` });
+    const descriptors = () => readdirSync('/proc/self/fd').length;
+    (await loadTool(folder)).close();
+    const before = descriptors();
+    (await loadTool(folder)).close();
+    expect(descriptors() - before).toBeLessThan(15);
   });
 });
 

@@ -25,7 +25,9 @@ describe('a manifest given as an object', () => {
     const test = await host({ manifest: { name: '  Kitchen  ', type: 'quoting_extension', entry: 'start.html' } });
     expect(test.tool).toEqual({ toolId: 'Kitchen', toolType: 'quoting_extension', entry: 'start.html' });
     expect(test.notices).toEqual([]);
-    expect((await host({ manifest: { name: 'Side', type: 'standalone' } })).tool).toEqual({ toolId: 'Side', toolType: 'standalone', entry: 'index.html' });
+    const standalone = await host({ manifest: { name: 'Side', type: 'standalone' } });
+    expect(standalone.tool).toEqual({ toolId: 'Side', toolType: 'standalone', entry: 'index.html' });
+    expect(standalone.notices).toEqual([]);
   });
 
   it('falls back as dev does: test-tool for a missing or blank name, index.html for a missing or empty entry, standalone for an unknown type', async () => {
