@@ -16,7 +16,7 @@ export default defineConfig({
       'test/code/{rules,js,html,json,plumbing,trigger,libraries,precision,syntax}.test.ts',
       'test/config/{project-config,config-checks}.test.ts',
       'test/release/*.test.ts',
-      'test/init/{answers,plan,init-project,toolkit-source,cli}.test.ts',
+      'test/init/{answers,plan,init-project,toolkit-source,cli,answers-details,plan-details,project-folder}.test.ts',
       'test/testing/{test-host,load-tool,no-jsdom,env-jsdom,env-happy-dom,reset,test-host-details,load-tool-details}.test.ts',
       'test/cli/{palette,formatters}.test.ts',
       'test/dev/{browser-order,browser-problems,browser,call-order,fixtures-reload,host-endpoints,rest-api,rest-browser,rest-units,settings-file,static-files,tool-problems,units,watch}.test.ts',
