@@ -35,6 +35,8 @@ describe('the defaults', () => {
     });
     expect(defaultAnswer('description', { type: 'quoting_extension' }, 'x')).toBe('Prices a kitchen from a few measurements and adds the lines to the open quote.');
     expect(defaultAnswer('name', {}, 'kitchen')).toBe('Kitchen');
+    // The name is not cut to a tab label: only the short name is.
+    expect(defaultAnswer('name', {}, 'kitchen-and-bathroom-renovations')).toBe('Kitchen And Bathroom Renovations');
     expect(defaultAnswer('shortName', {}, 'kitchen-and-bathroom-renovations')).toBe('Kitchen And Bathroom');
   });
 
@@ -52,11 +54,15 @@ describe('shortNameFrom', () => {
     expect([...exactly]).toHaveLength(24);
     expect(shortNameFrom(`  ${exactly}  `)).toBe(exactly);
     expect(shortNameFrom(`${exactly}w`)).toBe('Abcdefghij Klmnopqrst');
+    // As written, spaces and all, when it fits.
+    expect(shortNameFrom('Abcdefghij  Klmnopqrst U')).toBe('Abcdefghij  Klmnopqrst U');
+    expect(shortNameFrom('  Kitchen  ')).toBe('Kitchen');
   });
 
   it('takes whole words while they fit, a 24-character word included, whatever the spaces between', () => {
     expect(shortNameFrom('Kitchen   and\tBathroom   Renovation')).toBe('Kitchen and Bathroom');
     expect(shortNameFrom('Abcdefghijklmnopqrstuvwx and more')).toBe('Abcdefghijklmnopqrstuvwx');
+    expect(shortNameFrom('Abcdefghij Klmnopqrst Uv more')).toBe('Abcdefghij Klmnopqrst Uv');
   });
 
   it('cuts a first word too long for a label at 24 characters, without a trailing space', () => {

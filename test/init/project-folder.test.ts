@@ -1,9 +1,9 @@
-import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
-import { assertTargetUsable, initProject, inspectTarget, toolkitSourceFrom, type InitAnswers } from '../../src/core/init/index.js';
+import { assertTargetUsable, initProject, InitAnswersError, inspectTarget, readTemplate, toolkitSourceFrom, type InitAnswers } from '../../src/core/init/index.js';
 import { listFiles, REPO, tempDir } from './helpers.js';
 
 /*
@@ -66,6 +66,21 @@ describe('the project folder', () => {
     expect(await refusal(initProject({ directory: path.join(root, 'file', 'x'), answers }))).toMatch(/^cannot use .*: ENOTDIR/);
   });
 
+  it('refuses answers that cannot make a valid tool, every problem in one message, before writing anything', async () => {
+    const root = path.join(await tempDir(), 'never');
+    const error = await initProject({ directory: root, answers: { ...answers, name: '', version: '1.0' } }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InitAnswersError);
+    expect((error as InitAnswersError).message).toBe('the name is empty; give it a value. the version must be SemVer like 1.0.0, not "1.0"; write 1.0.0.');
+    expect((error as InitAnswersError).problems.map((problem) => problem.code)).toEqual(['empty', 'not-semver']);
+    expect(existsSync(root)).toBe(false);
+  });
+
+  it('says when the package it runs from has lost a template', async () => {
+    const error = (await readTemplate('no-such-type' as never).catch((caught: unknown) => caught)) as Error;
+    expect(error.message).toMatch(/^pipeline-tool is incomplete: its template folder .*templates\/no-such-type\/ cannot be read$/);
+    expect(error.cause).toMatchObject({ code: 'ENOENT' });
+  });
+
   it('trims the answers it is given before writing them', async () => {
     const root = path.join(await tempDir(), 'trimmed');
     const result = await initProject({ directory: root, answers: { ...answers, name: '  Folder Test  ' } });
@@ -115,6 +130,15 @@ describe('--pipeline-tool', () => {
     expect(toolkitSourceFrom(`file://${path.join(home, 'p.tgz')}`, cwd).spec).toBe(above);
     expect(toolkitSourceFrom(path.join(home, 'p.tgz'), cwd).spec).toBe(above);
     expect(toolkitSourceFrom('p.TGZ'.toLowerCase(), cwd).spec).toBe(here);
+    // file: is a prefix, and file://name is a host's path, not one under the working folder.
+    mkdirSync(path.join(cwd, 'host'));
+    writeFileSync(path.join(cwd, 'host', 'p.tgz'), gzipSync('tar'));
+    expect(await refusal(Promise.resolve().then(() => toolkitSourceFrom('file://host/p.tgz', cwd)))).toMatch(/^--pipeline-tool file:\/\/host\/p\.tgz: \/host\/p\.tgz does not exist/);
+    writeFileSync(path.join(cwd, 'file:p.tgz'), gzipSync('tar'));
+    expect(toolkitSourceFrom('./file:p.tgz', cwd).spec).toBe(`file:${realpathSync(path.join(cwd, 'file:p.tgz'))}`);
+    // A drive letter makes a path, which here does not exist.
+    expect(await refusal(Promise.resolve().then(() => toolkitSourceFrom('c:/nowhere', cwd)))).toMatch(/does not exist/);
+    expect(await refusal(Promise.resolve().then(() => toolkitSourceFrom('C:\\nowhere', cwd)))).toMatch(/does not exist/);
     // Names that only look like paths in the middle stay registry specs or are refused as such.
     expect(await refusal(Promise.resolve().then(() => toolkitSourceFrom('x/p.tgz.bak', cwd)))).toMatch(/is not something npm can install/);
     expect(await refusal(Promise.resolve().then(() => toolkitSourceFrom('~p.tgz.x', cwd)))).toMatch(/is not something npm can install/);
@@ -130,6 +154,10 @@ describe('--pipeline-tool', () => {
     writeFileSync(path.join(cwd, 'package.json'), JSON.stringify({ name: 'pipeline-tool' }));
     expect(toolkitSourceFrom('.', cwd)).toEqual({ spec: `file:${realpathSync(cwd)}`, kind: 'local', running: false });
     expect(toolkitSourceFrom('..', path.join(cwd, 'sub'))).toEqual({ spec: `file:${realpathSync(cwd)}`, kind: 'local', running: false });
+    expect(toolkitSourceFrom('file:..', path.join(cwd, 'sub')).spec).toBe(`file:${realpathSync(cwd)}`);
+    mkdirSync(path.join(cwd, 'copy'));
+    writeFileSync(path.join(cwd, 'copy', 'package.json'), JSON.stringify({ name: 'pipeline-tool' }));
+    expect(toolkitSourceFrom('file:copy', cwd).spec).toBe(`file:${realpathSync(path.join(cwd, 'copy'))}`);
     // The running copy, reached through a link, is still the running copy.
     symlinkSync(REPO, path.join(cwd, 'linked'));
     expect(toolkitSourceFrom('./linked', cwd)).toEqual({ spec: `file:${realpathSync(REPO)}`, kind: 'local', running: true });
@@ -146,6 +174,30 @@ describe('--pipeline-tool', () => {
       expect(await refusal(Promise.resolve().then(() => toolkitSourceFrom(`./${name}`, cwd))), name).toMatch(/is not a \.tgz made by npm pack; give a version range \(\^0\.1\.0\), the path of a pipeline-tool folder or of a \.tgz made by npm pack, or a git or tarball URL\.$/);
     }
     expect(toolkitSourceFrom('./p.tar.gz', cwd).kind).toBe('local');
+    writeFileSync(path.join(cwd, 'p.tgz.bak'), gzip);
+    expect(await refusal(Promise.resolve().then(() => toolkitSourceFrom('./p.tgz.bak', cwd)))).toMatch(/is not a \.tgz made by npm pack/);
+  });
+
+  it.runIf(process.platform === 'linux')('closes the tarball once it has looked at it', async () => {
+    const cwd = await tempDir();
+    writeFileSync(path.join(cwd, 'p.tgz'), gzipSync('tar'));
+    const descriptors = () => readdirSync('/proc/self/fd').length;
+    const before = descriptors();
+    for (let i = 0; i < 20; i++) toolkitSourceFrom('./p.tgz', cwd);
+    expect(descriptors() - before).toBeLessThan(10);
+  });
+
+  it('reads ~ as the working folder\'s "~" when HOME is not set', async () => {
+    const cwd = await tempDir();
+    mkdirSync(path.join(cwd, '~'));
+    writeFileSync(path.join(cwd, '~', 'p.tgz'), gzipSync('tar'));
+    const previous = process.env['HOME'];
+    delete process.env['HOME'];
+    try {
+      expect(toolkitSourceFrom('~/p.tgz', cwd).spec).toBe(`file:${realpathSync(path.join(cwd, '~', 'p.tgz'))}`);
+    } finally {
+      if (previous !== undefined) process.env['HOME'] = previous;
+    }
   });
 
   it('refuses a spec longer than 2,000 characters, and takes one of 2,000', async () => {
