@@ -68,29 +68,37 @@ interface JsdomModule {
  * project, such as a fixture in /tmp, has no node_modules above it), and only then beside
  * pipeline-tool itself. When the project reaches pipeline-tool through a link (a `file:`
  * dependency on a global or cloned copy, `npm link`), a plain import would search beside
- * pipeline-tool's real location only, and miss the project's jsdom. The module is loaded once.
+ * pipeline-tool's real location only, and miss the project's jsdom. Each jsdom found is loaded
+ * once; tools in two projects use each project's own.
  */
-let jsdomLoaded: Promise<JsdomModule> | undefined;
+const jsdomLoaded = new Map<string, Promise<JsdomModule>>();
 
 function importJsdom(toolFolder: string): Promise<JsdomModule> {
-  jsdomLoaded ??= loadJsdom(toolFolder);
-  // A failure is not kept: the author may install jsdom and run again in the same process.
-  jsdomLoaded.catch(() => (jsdomLoaded = undefined));
-  return jsdomLoaded;
+  const specifier = findJsdom(toolFolder);
+  let loading = jsdomLoaded.get(specifier);
+  if (loading === undefined) {
+    loading = loadJsdom(specifier);
+    jsdomLoaded.set(specifier, loading);
+    // A failure is not kept: the author may install jsdom and run again in the same process.
+    loading.catch(() => jsdomLoaded.delete(specifier));
+  }
+  return loading;
 }
 
-async function loadJsdom(toolFolder: string): Promise<JsdomModule> {
+function findJsdom(toolFolder: string): string {
+  for (const from of [toolFolder, process.cwd()]) {
+    try {
+      return pathToFileURL(createRequire(path.join(from, 'noop.js')).resolve('jsdom')).href;
+    } catch {
+      // Not installed there: look in the next place, then beside pipeline-tool itself.
+    }
+  }
+  return 'jsdom';
+}
+
+async function loadJsdom(specifier: string): Promise<JsdomModule> {
   let loaded: { default?: JsdomModule } & Partial<JsdomModule>;
   try {
-    let specifier = 'jsdom';
-    for (const from of [toolFolder, process.cwd()]) {
-      try {
-        specifier = pathToFileURL(createRequire(path.join(from, 'noop.js')).resolve('jsdom')).href;
-        break;
-      } catch {
-        // Not installed there: look in the next place, then beside pipeline-tool itself.
-      }
-    }
     loaded = (await import(specifier)) as typeof loaded;
   } catch {
     throw new Error('loadTool needs jsdom to build the page, and it is not installed: run npm install --save-dev jsdom');
@@ -143,11 +151,11 @@ export async function loadTool(folder: string, options: LoadToolOptions = {}): P
     consoleEntries.push({ level, message });
     if (level === 'error') errors.push(message);
     // eslint-disable-next-line no-console -- asked for: the page's console, echoed in the test's
-    if (options.printConsole) console[level === 'log' ? 'log' : level](`[${entry}] ${message}`);
+    if (options.printConsole) console[level](`[${entry}] ${message}`);
   };
   const virtualConsole = new jsdom.VirtualConsole();
   for (const level of ['log', 'info', 'warn', 'error'] as const) {
-    virtualConsole.on(level, (...args: unknown[]) => note(level, args.map((arg) => (typeof arg === 'string' ? arg : String(arg))).join(' ')));
+    virtualConsole.on(level, (...args: unknown[]) => note(level, args.map(String).join(' ')));
   }
   virtualConsole.on('jsdomError', (error: unknown) => {
     const e = error as { message?: string; type?: string; cause?: { message?: string } };
@@ -156,7 +164,7 @@ export async function loadTool(folder: string, options: LoadToolOptions = {}): P
   });
 
   /** A tool file as a response, as the dev server's tool origin would answer; nothing else is reachable. */
-  const serve = async (url: string, method = 'GET'): Promise<Response> => {
+  const serve = async (url: string, method: string): Promise<Response> => {
     if (method !== 'GET' && method !== 'HEAD') return new Response('only GET and HEAD are served here', { status: 405, headers: { Allow: 'GET, HEAD' } });
     const file = await readToolUrl(realRoot, url);
     if (file !== undefined) return new Response(method === 'HEAD' ? null : new Uint8Array(file.bytes), { status: 200, headers: { 'Content-Type': file.type } });
@@ -187,7 +195,10 @@ export async function loadTool(folder: string, options: LoadToolOptions = {}): P
           configurable: true,
           writable: true,
           value: (input: unknown, init?: { method?: string }) => {
-            const target = typeof input === 'string' || input instanceof URL ? String(input) : String((input as { url?: unknown }).url);
+            // As fetch() reads its input: a Request by its url, anything else as text (a URL
+            // object of the page's realm included, which is no instance of Node's URL).
+            const url = (input as { url?: unknown } | null | undefined)?.url;
+            const target = typeof url === 'string' ? url : String(input);
             return serve(new URL(target, window.location.href).href, (init?.method ?? 'GET').toUpperCase());
           },
         });

@@ -44,11 +44,11 @@ const OVERRIDE_KEYS = ['files', 'rules'] as const;
  * silently does nothing.
  */
 export function parseProjectConfig(text: string, file: string): ProjectConfig {
+  // A byte-order mark is no character an editor shows, so columns count from after it.
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const at = positionFinder(text);
-  const shift = body.length === text.length ? 0 : 1;
+  const at = positionFinder(body);
   const fail = (offset: number, reason: string): never => {
-    const { line, column } = at(offset + shift);
+    const { line, column } = at(offset);
     throw new ConfigError(file, line, column, reason);
   };
   const scan = scanJson(body);
@@ -69,7 +69,8 @@ export function parseProjectConfig(text: string, file: string): ProjectConfig {
     if (top[key] === undefined) continue;
     const problem = folderProblem(top[key]);
     if (problem) fail(place(`/${key}`), `"${key}" ${problem}.`);
-    config[key] = (top[key] as string).replace(/\/+$/, '') || '.';
+    // A value of slashes alone is refused above as absolute, so something is left.
+    config[key] = (top[key] as string).replace(/\/+$/, '');
   }
   // Without "source" the tool is the file's own folder, so any "out" would lie inside it.
   if (config.out !== undefined && inside(config.out, config.source ?? '.')) {
@@ -152,7 +153,8 @@ function inside(child: string, parent: string): boolean {
   const parts = (p: string) => p.split('/').filter((part) => part !== '' && part !== '.');
   const c = parts(child);
   const p = parts(parent);
-  return p.every((part, i) => c[i] === part) && c.length >= p.length;
+  // A shorter child fails on its first missing part, so no length test is needed.
+  return p.every((part, i) => c[i] === part);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

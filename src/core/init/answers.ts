@@ -66,7 +66,8 @@ export function shortNameFrom(name: string): string {
     if ([...candidate].length > limit) break;
     fitted = candidate;
   }
-  return fitted !== '' ? fitted : [...trimmed].slice(0, limit).join('').trim();
+  // Nothing fitted: the first word alone is longer than a label, so its start has no spaces.
+  return fitted !== '' ? fitted : [...trimmed].slice(0, limit).join('');
 }
 
 export function defaultDescription(type: ToolType): string {

@@ -99,11 +99,11 @@ export async function bumpVersion(folder: string, release: string, options: Bump
   if (current === undefined) throw new UsageError(`${show(manifestFile)} has no "version"; add "version": "${next}" to it.`);
   const project = await findProjectPackage(root, show);
 
-  const writes = [{ file: manifestFile, text: replaceVersion(manifest.text, next) }];
+  const writes = [{ file: manifestFile, text: replaceVersion(manifest, next) }];
   let packageJson: VersionChange | undefined;
   const packageVersion = project?.json.value['version'];
   if (project && typeof packageVersion === 'string') {
-    writes.push({ file: project.file, text: replaceVersion(project.json.text, next) });
+    writes.push({ file: project.file, text: replaceVersion(project.json, next) });
     packageJson = { file: project.file, from: packageVersion, to: next };
   }
   for (const write of writes) await replaceFile(write.file, write.text, show);
@@ -134,6 +134,8 @@ async function requireManifest(root: string, given: string, manifestFile: string
 interface JsonFile {
   text: string;
   value: Record<string, unknown>;
+  /** Where the top-level "version" key starts, after any byte-order mark. */
+  versionAt: number | undefined;
 }
 
 async function readJsonObject(file: string, label: string, show: (file: string) => string): Promise<JsonFile> {
@@ -152,7 +154,7 @@ async function readJsonObject(file: string, label: string, show: (file: string) 
   }
   const value: unknown = JSON.parse(body);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`${shown} is not a JSON object; it cannot hold a version.`);
-  return { text, value: value as Record<string, unknown> };
+  return { text, value: value as Record<string, unknown>, versionAt: scan.offsets.get('/version') };
 }
 
 /**
@@ -182,13 +184,10 @@ function scriptsOf(json: Record<string, unknown>): Record<string, string> {
 }
 
 /** The text with the top-level "version" value replaced, and nothing else touched. */
-function replaceVersion(text: string, next: string): string {
+function replaceVersion({ text, versionAt: keyAt }: JsonFile, next: string): string {
   const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
   const body = text.slice(bom.length);
-  const scan = scanJson(body);
-  if (!scan.ok) throw new UsageError(`not valid JSON: ${scan.message}`);
   // The scanner records a member at its key; its value is the string after the colon.
-  const keyAt = scan.offsets.get('/version');
   if (keyAt === undefined) throw new Error('the version was read but not located');
   const match = /^"version"\s*:\s*"(?:[^"\\]|\\.)*"/.exec(body.slice(keyAt));
   if (!match) throw new UsageError('the "version" key is written with escapes; write it plainly as "version".');
