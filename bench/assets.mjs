@@ -161,7 +161,7 @@ export function generateManifest(name, shortName) {
 }
 
 /** The entry page: loads the styles and the first scripts by relative path, no inline code. */
-export function generateIndexHtml(title, { styles, scripts, images }) {
+export function generateIndexHtml(title, { styles, scripts, images, modules = [] }) {
   const lines = [
     '<!doctype html>',
     '<html lang="en">',
@@ -171,6 +171,7 @@ export function generateIndexHtml(title, { styles, scripts, images }) {
     `<title>${title}</title>`,
     ...styles.map((href) => `<link rel="stylesheet" href="${href}">`),
     ...scripts.map((src) => `<script src="${src}" defer></script>`),
+    ...modules.map((src) => `<script type="module" src="${src}"></script>`),
     '</head>',
     '<body>',
     '<main class="pt-panel">',

@@ -6,6 +6,8 @@
 //   maxjs/ + maxjs.zip       200 files, about 49,000,000 bytes, nearly all JavaScript (15%
 //                            minified vendor code, the rest documented library code), as real
 //                            tools are; zipping to about 9.5 MB
+//   maxmin/ + maxmin.zip     200 files: 198 chunks of minified ES modules, about 41,000,000 bytes
+//                            on two lines each, as a bundler writes them; zipping to about 9.5 MB
 //   bomb.zip                 one entry that inflates to 200,000,000 zero bytes
 //   fixtures-10k.json,       fixture files for `dev --fixtures` of 10,000 and 100,000 rows
 //   fixtures-100k.json       (bench/fixture-file.mjs)
@@ -16,7 +18,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, st
 import path from 'node:path';
 import { Script } from 'node:vm';
 import { createRandom } from './random.mjs';
-import { generateDocumentedJs, generateMinifiedJs } from './minified-js.mjs';
+import { generateChunkJs, generateDocumentedJs, generateMinifiedJs } from './minified-js.mjs';
 import {
   generateCss, generateDiagramPng, generateIndexHtml, generateJson, generateManifest,
   generatePhotoPng, generateSvg,
@@ -25,12 +27,13 @@ import { writeZeroBomb } from './zip-writer.mjs';
 import { writeFixtureFile } from './fixture-file.mjs';
 
 /** Bump whenever a change to the generators changes the bytes they write; stale inputs are remade. */
-export const GENERATOR_VERSION = 3;
+export const GENERATOR_VERSION = 4;
 export const DEFAULT_SEED = 0x5eed2024;
 
 export const LIMITS = { zipBytes: 10_000_000, rawBytes: 50_000_000, files: 200 };
 const MAX_RAW_TARGET = 49_000_000;
 const MAX_JS_TOTAL = 32_000_000;
+const MINIFIED_CHUNKS_TOTAL = 41_000_000;
 const BOMB_BYTES = 200_000_000;
 const FIXTURE_ROWS = { small: 10_000, large: 100_000 };
 
@@ -160,17 +163,49 @@ function maxJsLayout() {
   return files;
 }
 
+/**
+ * A bundler's output at its largest: the manifest, the entry page and 198 chunks of minified ES
+ * modules (about 207 KB each, uneven, 41 MB in all), each importing from one or two others. Their
+ * lines are far too long for js-syntax to parse them (they are left to the minifier), so what
+ * validate spends on them is reading and the code checks' tokenizer.
+ */
+function maxMinifiedLayout() {
+  const pad = (n) => String(n).padStart(3, '0');
+  const chunkPaths = Array.from({ length: LIMITS.files - 2 }, (_, i) => `assets/chunk-${pad(i)}.js`);
+  const weights = chunkPaths.map((_, i) => 0.7 + ((i * 41) % 13) / 20);
+  const weightSum = weights.reduce((a, b) => a + b, 0);
+  const files = [
+    { path: 'manifest.json', make: () => generateManifest('Bench Chunked Tool', 'Bench Chunks') },
+    { path: 'index.html', make: () => generateIndexHtml('Bench Chunked Tool', { styles: [], scripts: [], modules: chunkPaths.slice(0, 4), images: [] }) },
+  ];
+  chunkPaths.forEach((p, i) => {
+    const bytes = Math.round((MINIFIED_CHUNKS_TOTAL * weights[i]) / weightSum);
+    files.push({
+      path: p,
+      make: (r) => {
+        const others = [1 + r.int(chunkPaths.length - 1), 1 + r.int(chunkPaths.length - 1)].slice(0, 1 + r.int(2));
+        const importsFrom = [...new Set(others.map((step) => path.basename(chunkPaths[(i + step) % chunkPaths.length])))];
+        return generateChunkJs(r, bytes, { banner: path.basename(p, '.js'), importsFrom });
+      },
+    });
+  });
+  return files;
+}
+
 // --- writing and zipping -----------------------------------------------------------------------
 
 function writeBundle(dir, layout, random) {
   let soFar = 0;
   for (const file of layout) {
-    const content = file.make(random.fork(file.path), soFar);
+    const made = file.make(random.fork(file.path), soFar);
+    // A module comes with its code as a classic script, which vm can compile without flags.
+    const module = typeof made === 'object' && !Buffer.isBuffer(made);
+    const content = module ? made.text : made;
     if (file.path.endsWith('.js')) {
       // A generator bug that produced invalid JavaScript would make `validate` fail for the wrong
       // reason; compiling (without running) catches it here, with the file named.
       try {
-        new Script(content, { filename: file.path });
+        new Script(module ? made.classic : made, { filename: file.path });
       } catch (error) {
         throw new Error(`generated ${file.path} is not valid JavaScript (generator bug): ${error.message}`, { cause: error });
       }
@@ -228,6 +263,8 @@ export async function prepareInputs({ workDir, seed = DEFAULT_SEED, zipAvailable
     maxZip: path.join(root, 'max.zip'),
     maxJsDir: path.join(root, 'maxjs'),
     maxJsZip: path.join(root, 'maxjs.zip'),
+    maxMinDir: path.join(root, 'maxmin'),
+    maxMinZip: path.join(root, 'maxmin.zip'),
     bombZip: path.join(root, 'bomb.zip'),
     fixturesSmall: path.join(root, 'fixtures-10k.json'),
     fixturesLarge: path.join(root, 'fixtures-100k.json'),
@@ -242,7 +279,7 @@ export async function prepareInputs({ workDir, seed = DEFAULT_SEED, zipAvailable
       current = false;
     }
   }
-  current &&= [paths.typicalDir, paths.maxDir, paths.maxJsDir, paths.bombZip, paths.fixturesSmall, paths.fixturesLarge].every((p) => existsSync(p));
+  current &&= [paths.typicalDir, paths.maxDir, paths.maxJsDir, paths.maxMinDir, paths.bombZip, paths.fixturesSmall, paths.fixturesLarge].every((p) => existsSync(p));
 
   let generated = false;
   if (!current) {
@@ -253,6 +290,7 @@ export async function prepareInputs({ workDir, seed = DEFAULT_SEED, zipAvailable
     writeBundle(paths.typicalDir, typicalLayout(), random.fork('typical'));
     writeBundle(paths.maxDir, maxLayout(), random.fork('max'));
     writeBundle(paths.maxJsDir, maxJsLayout(), random.fork('maxjs'));
+    writeBundle(paths.maxMinDir, maxMinifiedLayout(), random.fork('maxmin'));
     await writeZeroBomb(paths.bombZip, 'payload.js', BOMB_BYTES);
     writeFixtureFile(paths.fixturesSmall, FIXTURE_ROWS.small, random.fork('fixtures-small'));
     writeFixtureFile(paths.fixturesLarge, FIXTURE_ROWS.large, random.fork('fixtures-large'));
@@ -261,7 +299,7 @@ export async function prepareInputs({ workDir, seed = DEFAULT_SEED, zipAvailable
     generated = true;
   }
   if (zipAvailable) {
-    for (const [dir, zipPath] of [[paths.typicalDir, paths.typicalZip], [paths.maxDir, paths.maxZip], [paths.maxJsDir, paths.maxJsZip]]) {
+    for (const [dir, zipPath] of [[paths.typicalDir, paths.typicalZip], [paths.maxDir, paths.maxZip], [paths.maxJsDir, paths.maxJsZip], [paths.maxMinDir, paths.maxMinZip]]) {
       if (!existsSync(zipPath)) {
         log(`zipping ${path.basename(dir)}/ with zip -X -r -6…`);
         zipFolder(dir, zipPath);
@@ -277,6 +315,7 @@ export async function prepareInputs({ workDir, seed = DEFAULT_SEED, zipAvailable
     typical: { dir: paths.typicalDir, zip: zipBytes(paths.typicalZip) === null ? null : paths.typicalZip, ...describeFolder(paths.typicalDir), zipBytes: zipBytes(paths.typicalZip) },
     max: { dir: paths.maxDir, zip: zipBytes(paths.maxZip) === null ? null : paths.maxZip, ...describeFolder(paths.maxDir), zipBytes: zipBytes(paths.maxZip) },
     maxjs: { dir: paths.maxJsDir, zip: zipBytes(paths.maxJsZip) === null ? null : paths.maxJsZip, ...describeFolder(paths.maxJsDir), zipBytes: zipBytes(paths.maxJsZip) },
+    maxmin: { dir: paths.maxMinDir, zip: zipBytes(paths.maxMinZip) === null ? null : paths.maxMinZip, ...describeFolder(paths.maxMinDir), zipBytes: zipBytes(paths.maxMinZip) },
     bomb: { zip: paths.bombZip, files: 1, rawBytes: BOMB_BYTES, zipBytes: zipBytes(paths.bombZip) },
     fixtures: {
       small: { file: paths.fixturesSmall, rows: FIXTURE_ROWS.small, bytes: statSync(paths.fixturesSmall).size },
@@ -285,6 +324,7 @@ export async function prepareInputs({ workDir, seed = DEFAULT_SEED, zipAvailable
   };
   checkMaxIsInsideLimits('max', inputs.max);
   checkMaxIsInsideLimits('maxjs', inputs.maxjs);
+  checkMaxIsInsideLimits('maxmin', inputs.maxmin);
   return inputs;
 }
 

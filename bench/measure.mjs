@@ -70,10 +70,16 @@ export function median(values) {
  * Times `ours` against `reference`, `warmup` unrecorded rounds then `runs` recorded ones, one run of
  * each per round. Stops at the first misbehaving run (wrong exit code, missing output): a time for
  * a command that did the wrong thing means nothing.
- * Returns `{ ours: samplesMs[], reference: samplesMs[], failure? }`, where failure names the side.
+ * `addend`, when given, is a command that reports a time of its own (a line `{"ms": …}`): it runs
+ * in each round after the reference, and its time is added to the reference's, for a yardstick
+ * made of two parts (`unzip -t` and V8's parse of the same scripts).
+ * Returns `{ ours: samplesMs[], reference: samplesMs[], parts?, failure? }`, where failure names the
+ * side and `parts` holds the reference's and the addend's own samples.
  */
-export function timePair({ ours, reference, runs, warmup, onRound = () => {} }) {
+export function timePair({ ours, reference, addend, runs, warmup, onRound = () => {} }) {
   const samples = { ours: [], reference: [] };
+  const parts = addend ? { reference: [], addend: [] } : undefined;
+  const result = () => (parts ? { ...samples, parts } : samples);
   const rounds = warmup + runs;
   for (let round = 0; round < rounds; round++) {
     onRound(round + 1, rounds);
@@ -81,14 +87,40 @@ export function timePair({ ours, reference, runs, warmup, onRound = () => {} }) 
       const outcome = runOnce(command, round);
       try {
         const failure = checkRun(command, outcome, round);
-        if (failure) return { ...samples, failure: { side, ...failure, spec: outcome.spec } };
+        if (failure) return { ...result(), failure: { side, ...failure, spec: outcome.spec } };
       } finally {
         command.cleanup?.(round);
       }
-      if (round >= warmup) samples[side].push(outcome.ms);
+      let ms = outcome.ms;
+      if (side === 'reference' && addend) {
+        const added = reportedMs(addend, round);
+        if (added.failure) return { ...result(), failure: { side, ...added.failure } };
+        if (round >= warmup) {
+          parts.reference.push(ms);
+          parts.addend.push(added.ms);
+        }
+        ms += added.ms;
+      }
+      if (round >= warmup) samples[side].push(ms);
     }
   }
-  return samples;
+  return result();
+}
+
+/** Runs a command that prints `{"ms": …}` as its last line: `{ ms }`, or `{ failure }`. */
+function reportedMs(command, round) {
+  const result = spawnSync(command.file, command.args, { cwd: command.cwd, encoding: 'utf8', timeout: RUN_TIMEOUT_MS });
+  const outcome = { spec: command, status: result.status, signal: result.signal, error: result.error };
+  const failure = checkRun(command, outcome, round);
+  if (failure) return { failure: { ...failure, spec: command } };
+  let ms;
+  try {
+    ms = JSON.parse(result.stdout.trim().split('\n').at(-1)).ms;
+  } catch {
+    ms = undefined;
+  }
+  if (typeof ms !== 'number') return { failure: { outcome: `printed no time: ${result.stdout.trim() || '(nothing)'}`, spec: command } };
+  return { ms };
 }
 
 /**
@@ -132,17 +164,8 @@ export function timeReported({ ours, reference, runs, warmup, onRound = () => {}
   for (let round = 0; round < rounds; round++) {
     onRound(round + 1, rounds);
     for (const [side, command] of [['ours', ours], ['reference', reference]]) {
-      const result = spawnSync(command.file, command.args, { cwd: command.cwd, encoding: 'utf8', timeout: RUN_TIMEOUT_MS });
-      const outcome = { spec: command, status: result.status, signal: result.signal, error: result.error };
-      const failure = checkRun(command, outcome, round);
-      if (failure) return { ...samples, failure: { side, ...failure, spec: command } };
-      let ms;
-      try {
-        ms = JSON.parse(result.stdout.trim().split('\n').at(-1)).ms;
-      } catch {
-        ms = undefined;
-      }
-      if (typeof ms !== 'number') return { ...samples, failure: { side, outcome: `printed no time: ${result.stdout.trim() || '(nothing)'}`, spec: command } };
+      const { ms, failure } = reportedMs(command, round);
+      if (failure) return { ...samples, failure: { side, ...failure } };
       if (round >= warmup) samples[side].push(ms);
     }
   }

@@ -101,7 +101,7 @@ function camel(words) {
  * Generates one file. `random` is a forked stream for this file; `targetBytes` is approximate,
  * the file closes its wrapper at the first statement boundary past it.
  */
-export function generateMinifiedJs(random, targetBytes, { banner = 'bundle' } = {}) {
+export function generateMinifiedJs(random, targetBytes, { banner = 'bundle', reuseRate = REUSE_RATE } = {}) {
   // Each file has its own small set of long property names, as one library would.
   const properties = [];
   for (let i = 0; i < 60; i++) {
@@ -233,7 +233,7 @@ export function generateMinifiedJs(random, targetBytes, { banner = 'bundle' } = 
   // Reusing recent expressions gives deflate the same kind of matches it finds in real bundles.
   const recent = [];
   function expression(scope, depth) {
-    if (recent.length >= 100 && random.chance(REUSE_RATE)) return random.pick(recent);
+    if (recent.length >= 100 && random.chance(reuseRate)) return random.pick(recent);
     const text = freshExpression(scope, depth);
     if (text.length < 80) {
       if (recent.length < 200) recent.push(text);
@@ -388,4 +388,26 @@ export function generateDocumentedJs(random, targetBytes, { banner = 'bundle' } 
     }
     return text;
   });
+}
+
+/**
+ * One chunk of a bundler's minified ES module output, on two lines: the first imports a few names
+ * from other chunks (`import{a as Q0,b as Q1}from"./chunk-012.js";`), the second holds the code
+ * and ends with the chunk's own exports. The code is generateMinifiedJs's with more of its
+ * expressions repeated, so that 41 MB of it deflates under the 10 MB zip limit (about 4.3x).
+ * Its `import` and `export` make every chunk one the code checks tokenize, as real chunks are.
+ * Returns the file's text and, for the generator's own check, the same code as a classic script.
+ */
+export function generateChunkJs(random, targetBytes, { banner, importsFrom = [] } = {}) {
+  const exportNames = ['a', 'b', 'c', 'd'];
+  const imports = importsFrom.map((path, i) => {
+    const names = exportNames.slice(0, 1 + random.int(exportNames.length)).map((name, j) => `${name} as Q${i}${j}`);
+    return `import{${names.join(',')}}from"./${path}";`;
+  });
+  const minified = generateMinifiedJs(random, targetBytes, { banner, reuseRate: 0.85 });
+  // The licence banner goes: bundlers keep one only for a library's own chunk.
+  const code = minified.slice(minified.indexOf('\n') + 1).trimEnd();
+  const locals = exportNames.map((name, i) => `function X${i}(e){return e}`).join('');
+  const exported = `export{${exportNames.map((name, i) => `X${i} as ${name}`).join(',')}};`;
+  return { text: `${imports.join('')}\n${code}${locals}${exported}\n`, classic: `${code}${locals}` };
 }

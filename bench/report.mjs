@@ -16,6 +16,7 @@ function formatInputs(inputs) {
     `typical: ${inputs.typical.files} files, ${formatInt(inputs.typical.rawBytes)} B, ${zip(inputs.typical.zipBytes)}`,
     `max: ${inputs.max.files} files, ${formatInt(inputs.max.rawBytes)} B, ${zip(inputs.max.zipBytes)}`,
     `maxjs: ${inputs.maxjs.files} files, ${formatInt(inputs.maxjs.rawBytes)} B, ${zip(inputs.maxjs.zipBytes)}`,
+    `maxmin: ${inputs.maxmin.files} files, ${formatInt(inputs.maxmin.rawBytes)} B, ${zip(inputs.maxmin.zipBytes)}`,
     `bomb: 1 entry inflating to ${formatInt(inputs.bomb.rawBytes)} B, ${zip(inputs.bomb.zipBytes)}`,
     `fixtures: ${formatInt(inputs.fixtures.small.rows)} rows, ${formatInt(inputs.fixtures.small.bytes)} B; ${formatInt(inputs.fixtures.large.rows)} rows, ${formatInt(inputs.fixtures.large.bytes)} B`,
   ];
@@ -36,6 +37,7 @@ function formatHeader(report) {
     ...formatInputs(report.inputs).map((line, i) => `${i === 0 ? 'inputs  ' : '        '} ${line}`),
     `method   median of ${plural(settings.runs, 'run')} (${settings.startupBoundRuns} for typical.zip and --version) after ${plural(settings.warmup, 'warm-up')},`,
     '         the two commands of a pair alternating; ratio = ours / reference;',
+    '         maxjs.zip: reference = unzip -t + V8\'s parse of the same scripts (CPU, bench/v8-parse.mjs), each round;',
     `         peak memory: median of ${plural(settings.memoryRuns, 'run')} under GNU time (max RSS);`,
     '         fixture load: time inside the process, schema compiled first; ratio = time per row at 100,000 rows / at 10,000',
     `env      ${settings.removedVariables.length > 0 ? `removed for both sides: ${settings.removedVariables.join(', ')} (they change Node's own start-up)` : 'nothing removed: no variable that changes Node\'s start-up was set'}`,
@@ -83,6 +85,13 @@ export function formatMissed(results) {
   return results.every((row) => row.status === 'PASS') ? null : `bench: ${formatSummary(results)}`;
 }
 
+/** For a yardstick of two parts, what each part took (medians), so the sum can be read. */
+function formatParts(results) {
+  return results
+    .filter((row) => row.ref?.parts)
+    .map((row) => `  ${row.measure}: reference ${formatMs(row.ref.medianMs)} ms = median of the sums of ${Object.entries(row.ref.parts).map(([label, part]) => `${label} (median ${formatMs(part.medianMs)} ms)`).join(' and ')}`);
+}
+
 export function formatText(report) {
   const header = ['measure', 'ours (ms)', 'reference', 'ref (ms)', 'ratio', 'goal', 'result'];
   const table = alignTable(header, report.results.map(tableCells), new Set([1, 3, 4]));
@@ -96,11 +105,13 @@ export function formatText(report) {
   const notes = [...groups.values()].map(
     (group) => `  ${group.measures.join('; ')} [${group.status}]: ${group.note.replace(/\n/g, '\n      ')}`,
   );
+  const parts = formatParts(report.results);
   return [
     ...formatHeader(report),
     '',
     ...table,
     '',
+    ...(parts.length > 0 ? ['yardsticks of two parts', ...parts, ''] : []),
     ...(notes.length > 0 ? ['notes', ...notes, ''] : []),
     formatSummary(report.results),
     '',
@@ -116,5 +127,6 @@ export function formatMarkdown(report) {
   const header = ['measure', 'ours (ms)', 'reference', 'ref (ms)', 'ratio', 'goal', 'result'];
   const lines = [`| ${header.join(' | ')} |`, `|${header.map((_, c) => ([1, 3, 4].includes(c) ? '---:' : '---')).join('|')}|`];
   for (const row of report.results) lines.push(`| ${tableCells(row).map((cell) => cell.replace(/\|/g, '\\|')).join(' | ')} |`);
-  return `${lines.join('\n')}\n`;
+  const parts = formatParts(report.results).map((line) => line.trim());
+  return `${lines.join('\n')}\n${parts.length > 0 ? `\n${parts.join('\n')}\n` : ''}`;
 }

@@ -27,8 +27,8 @@ Options:
   --json          print the results as JSON instead of the table
   --markdown      print the table as Markdown (for docs/performance.md)
   --only <ids>    run only these figures, comma-separated: validate-max, validate-maxjs,
-                  validate-typical, validate-bomb, validate-maxdir, pack-max, validate-react,
-                  version, fixtures-100k, peak-memory, peak-memory-maxjs
+                  validate-maxmin, validate-typical, validate-bomb, validate-maxdir, pack-max,
+                  validate-react, version, fixtures-100k, peak-memory, peak-memory-maxjs
   --regenerate    rebuild the inputs in bench/.work even if they are current
   --cli <path>    measure another build of the binary (default bin/pipeline-tool.js)
   -h, --help      show this help`;
@@ -98,6 +98,7 @@ function runRatioCase(testCase, options) {
   const result = timePair({
     ours: testCase.ours(),
     reference: testCase.reference(),
+    addend: testCase.addend?.(),
     runs: options.runs * (testCase.runsFactor ?? 1),
     warmup: options.warmup,
     onRound: (round, rounds) => progress(`${testCase.measure} vs ${testCase.referenceLabel}: round ${round}/${rounds}`),
@@ -114,6 +115,13 @@ function runRatioCase(testCase, options) {
     status: 'FAIL',
     note: null,
   };
+  // A yardstick of two parts keeps both, each with its median, beside their sum.
+  if (result.parts) {
+    row.ref.parts = {
+      [testCase.partLabels[0]]: { medianMs: median(result.parts.reference), samplesMs: result.parts.reference },
+      [testCase.partLabels[1]]: { medianMs: median(result.parts.addend), samplesMs: result.parts.addend },
+    };
+  }
   if (result.failure) return { ...row, ...describeFailure(testCase, result.failure) };
   row.ratio = row.ours.medianMs / row.ref.medianMs;
   row.status = row.ratio <= testCase.goal ? 'PASS' : 'FAIL';
