@@ -68,6 +68,11 @@ class Binding {
   name(): string {
     return (this.text ??= this.bytes ? decodeRange(this.bytes, this.start, this.end) : '');
   }
+
+  /** The name hides an alias of the same name in the frame at `depth` (see JsFileState.hideAlias). */
+  hideAlias(file: JsFileState, depth: number): void {
+    file.hideAlias(this.nameWord, this.bytes, this.start, this.end, depth);
+  }
 }
 
 type Init = { words: number[]; texts: string[]; condition: number };
@@ -381,7 +386,7 @@ export class Declarations {
 
   /** A name declared as something other than the bridge hides an alias of that name in its frame. */
   private hideAlias(binding: Binding, depth: number): void {
-    if (this.file.aliases.size > 0) this.file.hideAlias(binding.nameWord, binding.name(), depth);
+    binding.hideAlias(this.file, depth);
   }
 
   /** `name` is set to the chain `value`: an alias of the bridge, and news for the rules. */

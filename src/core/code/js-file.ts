@@ -1,5 +1,6 @@
 import { rules } from '../rules/index.js';
 import type { FileReport } from './file-report.js';
+import { decodeRange } from './chars.js';
 import { isGlobalObject } from './js-chain.js';
 import type { ExportTarget, ModuleCondition, ModuleExports } from './module-links.js';
 import { ScopedValues } from './scoped-values.js';
@@ -110,9 +111,15 @@ export class JsFileState {
     this.aliasFirstBytes[Buffer.from(name)[0]!] = 1;
   }
 
-  /** A declaration of `name` that is not the bridge hides an alias of that name in its frame. */
-  hideAlias(word: number, name: string, depth: number): void {
-    if (this.aliases.size > 0 && (word < 0 || word === W.pipeline)) this.aliases.set(name, undefined, depth);
+  /**
+   * A declaration of a name that is not the bridge hides an alias of that name in its frame. The
+   * name (its bytes) is decoded only if an alias could have it: most names start with a byte no
+   * alias starts with, and hiding what no alias is named changes nothing.
+   */
+  hideAlias(word: number, bytes: Uint8Array | undefined, start: number, end: number, depth: number): void {
+    if (this.aliases.size === 0 || (word >= 0 && word !== W.pipeline)) return;
+    if (bytes && start < end && this.aliasFirstBytes[bytes[start]!] === 0) return;
+    this.aliases.set(bytes ? decodeRange(bytes, start, end) : '', undefined, depth);
   }
 
   /** The index of a new condition, or 0 (none) past MAX_CONDITIONS: a hostile file could import without end. */

@@ -280,7 +280,7 @@ export class JsWalker implements JsTokenHandler {
       // `function alert(…)`, `class Storage`: the name is declared, not used.
       this.declaring = false;
       if (word >= 0) this.scope.declare(lexer.depth, SCOPE_BIT[word]!);
-      if (this.state.aliases.size > 0) this.state.hideAlias(word, decodeRange(bytes, start, end), lexer.depth);
+      this.state.hideAlias(word, bytes, start, end, lexer.depth);
       return;
     }
     if (word >= 0) {
