@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,8 +8,8 @@ import { goodFiles, writeFolder } from '../helpers/bundles.js';
 
 /*
  * What a run of the binary sets up, watched from inside by a preload module. The CLI turns V8's
- * compilation cache off once a run has parsed more than HEAVY_PARSING bytes of script, and only then
- * loads node:v8 (src/cli/parse-memory.ts); the spy records each load of node:v8 and each flag set
+ * compilation cache off (and exposes V8's collector) once a run has parsed more than HEAVY_PARSING
+ * bytes of script, and only then loads node:v8 (src/cli/parse-memory.ts); the spy records each load of node:v8 and each flag set
  * through it. Node builds process.stdin on first use, at a cost, and only commands that read it
  * should (src/cli/io.ts); the spy records whether it was.
  */
@@ -27,6 +27,14 @@ const calls = [];
 const load = Module._load;
 Module._load = function (request, ...rest) {
   const loaded = load.call(this, request, ...rest);
+  if (request === 'node:vm' || request === 'vm') {
+    // Each call of V8's collector, from either thread, is a line in SPY_OUT.gc.
+    const runInNewContext = (code, ...more) => {
+      const value = loaded.runInNewContext(code, ...more);
+      return code === 'gc' && typeof value === 'function' ? () => { fs.appendFileSync(process.env.SPY_OUT + '.gc', (isMainThread ? 'reading' : 'worker') + '\\n'); value(); } : value;
+    };
+    return { ...loaded, runInNewContext };
+  }
   if (request !== 'node:v8' && request !== 'v8') return loaded;
   calls.push('load');
   return { ...loaded, setFlagsFromString: (flags) => { calls.push(flags); return loaded.setFlagsFromString(flags); } };
@@ -43,15 +51,17 @@ interface Watched {
   calls: string[];
   v8: boolean;
   stdin: boolean;
+  /** The threads that called V8's collector, once per call. */
+  collections: string[];
 }
 
 function watched(args: string[]): Watched {
   const out = path.join(work, `spy-${Math.random().toString(36).slice(2)}.json`);
   const result = runCli(args, { env: { NODE_OPTIONS: `--require ${spy}`, SPY_OUT: out } });
-  // pack names a step that takes over a second ("pipeline-tool: checking the zip…"), which only a
-  // loaded machine shows; anything else on stderr is a fault.
-  expect(result.stderr.replace(/^pipeline-tool: [^\n]*…\n/gm, '')).toBe('');
-  return { code: result.code, ...(JSON.parse(readFileSync(out, 'utf8')) as Omit<Watched, 'code'>) };
+  // Progress is shown on a terminal only: here, anything on stderr is a fault.
+  expect(result.stderr).toBe('');
+  const collections = existsSync(`${out}.gc`) ? readFileSync(`${out}.gc`, 'utf8').split('\n').filter(Boolean) : [];
+  return { code: result.code, collections, ...(JSON.parse(readFileSync(out, 'utf8')) as Omit<Watched, 'code' | 'collections'>) };
 }
 
 /** Plain, unminified script lines: what js-syntax parses. */
@@ -60,14 +70,26 @@ const script = (bytes: number) => 'var total = 0;\nfunction add(x) { total += x;
 describe('V8 compilation cache in the CLI', () => {
   it('stays on, and node:v8 is never loaded, for a tool with little script', () => {
     const tool = writeFolder(goodFiles());
-    expect(watched(['validate', tool])).toEqual({ code: 0, calls: [], v8: false, stdin: false });
+    expect(watched(['validate', tool])).toEqual({ code: 0, calls: [], v8: false, stdin: false, collections: [] });
   });
 
   it('is turned off once, after more than HEAVY_PARSING bytes of script, by validate and by pack', () => {
     const files = { ...goodFiles(), 'lib/a.js': script(HEAVY_PARSING / 2), 'lib/b.js': script(HEAVY_PARSING / 2), 'lib/c.js': script(HEAVY_PARSING / 4) };
     const tool = writeFolder(files);
-    expect(watched(['validate', tool])).toMatchObject({ code: 0, calls: ['load', '--no-compilation-cache'], v8: true });
-    expect(watched(['pack', tool, '--out', path.join(work, 'tool.zip')])).toMatchObject({ code: 0, calls: ['load', '--no-compilation-cache'], v8: true });
+    expect(watched(['validate', tool])).toMatchObject({ code: 0, calls: ['load', '--no-compilation-cache', '--expose-gc'], v8: true });
+    expect(watched(['pack', tool, '--out', path.join(work, 'tool.zip')])).toMatchObject({ code: 0, calls: ['load', '--no-compilation-cache', '--expose-gc'], v8: true });
+  });
+
+  it("past that, V8's collector runs every few megabytes of script parsed, and not before", () => {
+    // Six files of 4 MB: however the parses fall between the two threads, one of them parses at
+    // least 12 MB, and collects at least twice.
+    const files: Record<string, string | Buffer> = { ...goodFiles() };
+    for (let i = 0; i < 6; i++) files[`lib/part-${i}.js`] = script(HEAVY_PARSING);
+    const run = watched(['validate', writeFolder(files)]);
+    expect(run.code).toBe(0);
+    expect(run.collections.length).toBeGreaterThanOrEqual(2);
+    const small = watched(['validate', writeFolder({ ...goodFiles(), 'lib/a.js': script(HEAVY_PARSING / 2) })]);
+    expect(small.collections).toEqual([]);
   });
 
   it('stays on just below HEAVY_PARSING bytes', () => {

@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import type * as Inspector from 'node:inspector';
 import { createRequire } from 'node:module';
 import vm from 'node:vm';
@@ -109,7 +110,8 @@ const decoder = new TextDecoder('utf-8');
 
 /** Decodes a script's bytes as a browser does (UTF-8, byte-order mark dropped, bad bytes replaced). */
 export function decodeScript(bytes: Uint8Array): string {
-  return decoder.decode(bytes);
+  // ASCII reads the same as Latin-1, which costs no UTF-8 decoding.
+  return isAscii(bytes) ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1') : decoder.decode(bytes);
 }
 
 // The inspector is needed only for an error on a very long line, and worker_threads only for a
@@ -137,11 +139,33 @@ try {
 } catch {}
 const arrowOf = (error) => (arrow && error && typeof error === 'object' ? error[arrow] : undefined);
 const check = (${checkSource.toString()});
+const { isAscii } = require('node:buffer');
 const decoder = new TextDecoder('utf-8');
-workerData.port.on('message', ({ id, bytes, mode }) => {
+// ASCII is read as Latin-1, which skips UTF-8 decoding and gives the same text.
+const decode = (bytes) => isAscii(bytes) ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1') : decoder.decode(bytes);
+
+// What a parse leaves (the script, its bytecode, the source) is garbage at once, but V8 keeps it
+// until its heap next grows large. Once told to (the CLI, past a few megabytes of parsing), the
+// worker collects its heap every COLLECT_EVERY bytes of source.
+let collect;
+let parsedSince = 0;
+const afterParse = (size) => {
+  if (!collect) return;
+  parsedSince += size;
+  if (parsedSince < workerData.collectEvery) return;
+  parsedSince = 0;
+  collect();
+};
+
+workerData.port.on('message', ({ id, bytes, mode, startCollecting }) => {
+  if (startCollecting) {
+    require('node:v8').setFlagsFromString('--expose-gc');
+    collect ??= vm.runInNewContext('gc');
+    return;
+  }
   let result;
   try {
-    result = check(decoder.decode(bytes), mode, true, vm, () => inspector, arrowOf);
+    result = check(decode(bytes), mode, true, vm, () => inspector, arrowOf);
   } catch (error) {
     result = {};
   }
@@ -149,8 +173,12 @@ workerData.port.on('message', ({ id, bytes, mode }) => {
   // its event loop, which may not turn until the whole bundle is read.
   Atomics.add(workerData.answered, 0, 1);
   workerData.port.postMessage({ id, result });
+  afterParse(bytes.length);
 });
 `;
+
+/** Bytes of source parsed between two collections, on either thread, once the CLI asks for them. */
+export const COLLECT_EVERY = 4 * 1024 * 1024;
 
 /**
  * The worker that parses modules and large scripts. Started on first use and kept (unreferenced,
@@ -165,6 +193,7 @@ class SyntaxWorker {
   private sent = 0;
   private readonly answered = new Int32Array(new SharedArrayBuffer(4));
   private failed = false;
+  private collecting = false;
 
   /** Checks the worker has been given and not finished: known at once, even before its answers arrive. */
   get load(): number {
@@ -189,6 +218,12 @@ class SyntaxWorker {
     });
   }
 
+  /** From now on the worker collects its garbage as it parses (see the worker's source). */
+  collectGarbage(): void {
+    this.collecting = true;
+    this.port?.postMessage({ startCollecting: true });
+  }
+
   private start(): boolean {
     if (this.worker) return true;
     if (this.failed) return false;
@@ -198,7 +233,7 @@ class SyntaxWorker {
       const worker = new threads.Worker(WORKER_SOURCE, {
         eval: true,
         execArgv: ['--experimental-vm-modules', '--expose-internals', '--no-warnings'],
-        workerData: { port: port2, answered: this.answered },
+        workerData: { port: port2, answered: this.answered, collectEvery: COLLECT_EVERY },
         transferList: [port2],
         stdout: true,
         stderr: true,
@@ -215,6 +250,7 @@ class SyntaxWorker {
       port1.unref();
       this.worker = worker;
       this.port = port1;
+      if (this.collecting) port1.postMessage({ startCollecting: true });
       return true;
     } catch {
       this.failed = true;
@@ -236,6 +272,11 @@ const worker = new SyntaxWorker();
 /** Checks source bytes in the worker; `bytes` must not be used after (its memory moves). */
 export function checkInWorker(bytes: Uint8Array, mode: Mode): Promise<SyntaxResult> {
   return worker.check(bytes, mode);
+}
+
+/** Has the worker collect its garbage every COLLECT_EVERY bytes it parses, now or once started. */
+export function collectInWorker(): void {
+  worker.collectGarbage();
 }
 
 /** How many checks the worker has been given and not yet answered. */

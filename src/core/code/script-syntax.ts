@@ -1,5 +1,5 @@
 import type { Finding } from '../problem.js';
-import { checkClassic, checkInWorker, decodeScript, meansModule, workerLoad, workerUsable, type Mode, type SyntaxProblem, type SyntaxResult } from './js-syntax.js';
+import { checkClassic, checkInWorker, collectInWorker, COLLECT_EVERY, decodeScript, meansModule, workerLoad, workerUsable, type Mode, type SyntaxProblem, type SyntaxResult } from './js-syntax.js';
 import type { BundleFacts } from './js-rule.js';
 import { JS_SYNTAX } from './rule-ids.js';
 
@@ -100,14 +100,18 @@ let useWorker = false;
 /** Bytes of script given to V8 in this process past which the heavy-parsing hook runs. */
 export const HEAVY_PARSING = 4 * 1024 * 1024;
 let parsingTotal = 0;
-let heavyParsing: (() => void) | undefined;
+let heavyParsing: (() => (() => void) | void) | undefined;
+/** Collects this thread's garbage, once the heavy-parsing hook has given a way to. */
+let collect: (() => void) | undefined;
+let parsedSince = 0;
 
 /**
  * Runs `hook` once, before V8 is given more than HEAVY_PARSING bytes of script in this process.
- * The CLI turns V8's compilation cache off there (src/cli/parse-memory.ts); a library caller's
- * process is left as it is.
+ * The CLI turns V8's compilation cache off there and returns a function that collects garbage
+ * (src/cli/parse-memory.ts); from then on both threads collect every COLLECT_EVERY bytes of
+ * source they parse. A library caller's process is left as it is.
  */
-export function onHeavyParsing(hook: () => void): void {
+export function onHeavyParsing(hook: () => (() => void) | void): void {
   heavyParsing = hook;
 }
 
@@ -116,7 +120,8 @@ function push(job: Job): void {
   if (heavyParsing && parsingTotal > HEAVY_PARSING) {
     const hook = heavyParsing;
     heavyParsing = undefined;
-    hook();
+    collect = hook() ?? undefined;
+    if (collect) collectInWorker();
   }
   waiting.push(job);
   waitingBytes += job.bytes.length;
@@ -155,6 +160,11 @@ function parseOneHere(): boolean {
   if (index < 0) return false;
   const job = take(index);
   const script = checkClassic(decodeScript(job.bytes));
+  parsedSince += job.bytes.length;
+  if (collect && parsedSince >= COLLECT_EVERY) {
+    parsedSince = 0;
+    collect();
+  }
   if (job.mode === 'auto' && script && meansModule(script)) {
     // A file that may be a module is parsed as one too when its error says it is one.
     push({ bytes: job.bytes, mode: 'module', resolve: (result) => job.resolve({ script, module: result.module }) });
