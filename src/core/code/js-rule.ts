@@ -123,6 +123,8 @@ export interface BundleFacts {
   readonly scriptModes: Map<string, 'classic' | 'module'>;
   /** What the module files read so far export that may be the bridge. */
   readonly modules: Map<string, ModuleExports>;
+  /** Bytes of .js files in the bundle, as their headers declare. */
+  readonly scriptBytes: number;
 }
 
 export interface JsRuleContext {

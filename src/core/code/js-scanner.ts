@@ -39,7 +39,9 @@ const facts = new WeakMap<readonly BundleEntry[], BundleFacts>();
 export function bundleFacts(files: readonly BundleEntry[]): BundleFacts {
   let found = facts.get(files);
   if (!found) {
-    found = { index: bundleIndex(files), hasJquery: files.some((f) => JQUERY_FILE.test(f.path)), scriptModes: new Map(), modules: new Map() };
+    let scriptBytes = 0;
+    for (const file of files) if (extensionOf(file.path) === '.js') scriptBytes += file.declaredSize;
+    found = { index: bundleIndex(files), hasJquery: files.some((f) => JQUERY_FILE.test(f.path)), scriptModes: new Map(), modules: new Map(), scriptBytes };
     facts.set(files, found);
   }
   return found;

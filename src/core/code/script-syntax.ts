@@ -16,7 +16,7 @@ import { JS_SYNTAX } from './rule-ids.js';
  * never starts the worker. Modules are parsed in the worker only (see js-syntax.ts).
  */
 
-/** Waiting bytes past which the worker is started. */
+/** Bytes of script past which the worker is started: in the bundle, or waiting to be parsed. */
 export const WORKER_THRESHOLD = 1024 * 1024;
 /** Waiting bytes past which the reading thread parses instead of reading on. */
 export const WAITING_LIMIT = 4 * 1024 * 1024;
@@ -60,6 +60,9 @@ export function checksStarted(): number {
 /** Starts checking a script's bytes (the caller's own copy); the returned function gives the findings. */
 export function checkScript(bytes: Uint8Array, kind: ScriptKind, file: string, origin: ScriptOrigin = { line: 1, column: 1 }): () => Promise<Finding[]> {
   started++;
+  // A bundle with that much script will need the worker: it starts with the first parse rather
+  // than once that much waits, so both threads parse from the start.
+  if (typeof kind !== 'string' && kind.facts.scriptBytes > WORKER_THRESHOLD) useWorker = true;
   // A page or module read earlier may already say how the file is loaded.
   const pending = parse(bytes, typeof kind === 'string' ? kind : (kind.facts.scriptModes.get(kind.file) ?? kind));
   return async () => {

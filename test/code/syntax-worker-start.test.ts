@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import type { BundleEntry } from '../../src/core/bundle/source.js';
+import { workerLoad } from '../../src/core/code/js-syntax.js';
+import { bundleFacts } from '../../src/core/code/js-scanner.js';
+import { checkScript, WORKER_THRESHOLD } from '../../src/core/code/script-syntax.js';
+
+/*
+ * When js-syntax's worker starts. The choice is kept for the rest of the process, so the two cases
+ * run in order in this file: a bundle with little script first, then one past WORKER_THRESHOLD.
+ */
+
+const entry = (path: string, declaredSize: number): BundleEntry => ({ path, kind: 'file', declaredSize, readable: true });
+const script = Buffer.from('var a = 1;\nfunction f() { return a; }\n');
+
+describe("js-syntax's worker", () => {
+  it('is not started for a bundle with little script: its parses wait for the reading thread', async () => {
+    const facts = bundleFacts([entry('index.html', 500), entry('app.js', WORKER_THRESHOLD)]);
+    expect(facts.scriptBytes).toBe(WORKER_THRESHOLD);
+    const findings = checkScript(Buffer.from(script), { file: 'app.js', facts }, 'app.js');
+    expect(workerLoad()).toBe(0);
+    expect(await findings()).toEqual([]);
+  });
+
+  it('starts with the first parse of a bundle with more script than that, whatever waits', async () => {
+    // Only .js files count; the page's size does not.
+    const facts = bundleFacts([entry('index.html', 10 * WORKER_THRESHOLD), entry('a.js', WORKER_THRESHOLD), entry('lib/b.js', 1)]);
+    expect(facts.scriptBytes).toBe(WORKER_THRESHOLD + 1);
+    const findings = checkScript(Buffer.from(script), { file: 'a.js', facts }, 'a.js');
+    expect(workerLoad()).toBe(1);
+    expect(await findings()).toEqual([]);
+    const broken = checkScript(Buffer.from('var = ;'), { file: 'lib/b.js', facts }, 'lib/b.js');
+    expect(workerLoad()).toBeGreaterThanOrEqual(1);
+    expect((await broken()).map((finding) => [finding.ruleId, finding.file, finding.line])).toEqual([['js-syntax', 'lib/b.js', 1]]);
+  });
+});
