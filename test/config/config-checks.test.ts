@@ -122,6 +122,18 @@ describe('globProblem says why, in words', () => {
   it('accepts names that only look like those: a ! or . or : inside a name, a class of one', () => {
     for (const pattern of ['a!', 'x/!../y', 'a./b', 'v1.2/*.js', 'a/c:d', '[a]b', 'x\\ y']) expect(globProblem(pattern), pattern).toBeUndefined();
   });
+
+  it('takes escaped characters as plain text: an escaped bracket opens no class, an escaped backslash is no folder separator', () => {
+    for (const pattern of ['vendor/\\[a\\].js', 'vendor/\\[a].js', 'a\\[', 'vendor/a\\\\b.js', '/\\!y.js', 'x.js\\ ', 'a\\\\\\[b\\].js']) expect(globProblem(pattern), pattern).toBeUndefined();
+    // What is left once the escapes are read still counts.
+    expect(globProblem('vendor\\lib\\ x')).toBe('use / between folders, not \\');
+    expect(globProblem('\\\\[a')).toBe('"[a" is not a complete character class such as [ab] or [a-z]');
+    expect(globProblem('\\[a]/[b')).toBe('"[b" is not a complete character class such as [ab] or [a-z]');
+    expect(globProblem('!\\[z-a]/[z-a]')).toBe('"[z-a]" is not a valid character class (a range must run from low to high, as in [a-z])');
+    // And the matcher reads them as gitignore does: the name itself, nothing else.
+    const matches = filesMatcher(['vendor/\\[a\\]\\*\\?.js', 'lib/a\\\\b.js']);
+    expect(['vendor/[a]*?.js', 'vendor/a1x.js', 'vendor/a.js', 'lib/a\\b.js', 'lib/a/b.js'].map(matches)).toEqual([true, false, false, true, false]);
+  });
 });
 
 describe('filesMatcher', () => {
