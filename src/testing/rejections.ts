@@ -18,8 +18,8 @@ interface WatchedPage {
 const pages = new Set<WatchedPage>();
 let installed = false;
 
+/** The page whose realm made `promise`; isPrototypeOf answers false for anything but an object. */
 function pageOf(promise: unknown): WatchedPage | undefined {
-  if (typeof promise !== 'object' || promise === null) return undefined;
   for (const page of pages) {
     const prototype = page.promisePrototype.deref();
     if (prototype === undefined) pages.delete(page);
