@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadTool, type LoadedTool } from '../../src/testing/index.js';
 import { writeFolder } from '../helpers/bundles.js';
@@ -141,6 +143,7 @@ describe("the tool's line", () => {
         reject('E: m\n    at https://tool.pipeline.testing/app.js:1:1\n    at g (https://tool.pipeline.test/sub/b%E9.js:7:3)'),
         reject('E: m\n    at https://cdn.example.com/only.js:1:1'),
         reject('E: m\n    at https://tool.pipeline.test/app.js:12'),
+        reject('E: m\n    at h (https://tool.pipeline.test/app.js:123:45)'),
         'Promise.reject({ name: "E", message: "m", stack: 5 });',
       ].join('\n'),
     );
@@ -149,12 +152,22 @@ describe("the tool's line", () => {
       'unhandled rejection at sub/b%E9.js:7:3: E: m',
       'unhandled rejection: E: m',
       'unhandled rejection: E: m',
+      'unhandled rejection at app.js:123:45: E: m',
       'unhandled rejection: E: m',
     ]);
   });
 });
 
 describe('whose rejection goes where', () => {
+  it('is decided by one hook on process.emit, put in by the first page and kept for every later one', async () => {
+    await open(writeTool({}));
+    const hooked = process.emit;
+    await open(writeTool({}));
+    await open(writeTool({}));
+    // A hook per page would nest, and every event of the process would pass through all of them.
+    expect(process.emit).toBe(hooked);
+  });
+
   it("each page's to its own errors, and none to Node's listeners, even when handled later", async () => {
     const first = await open(writeTool({}));
     const second = await open(writeTool({}));
@@ -181,9 +194,11 @@ describe('whose rejection goes where', () => {
       await turn();
       expect(seen.handled).toEqual([late]);
       expect(seen.warnings).toEqual([]);
-      // Not a promise at all: passed on too.
-      process.emit('unhandledRejection', 'odd', 'no promise' as unknown as Promise<unknown>);
-      expect(seen.unhandled).toEqual([own, 'odd']);
+      // Hand-made events, with something else or nothing for the promise: passed on too.
+      for (const promise of ['no promise', null, undefined]) process.emit('unhandledRejection', 'odd', promise as unknown as Promise<unknown>);
+      process.emit('rejectionHandled' as 'exit', undefined as unknown as number);
+      expect(seen.unhandled).toEqual([own, 'odd', 'odd', 'odd']);
+      expect(seen.handled).toEqual([late, undefined]);
     });
     expect(tool.errors).toEqual([]);
     // Other events pass through the same hook untouched.
@@ -194,5 +209,31 @@ describe('whose rejection goes where', () => {
     process.off('pipeline-tool-test-event' as 'exit', listener);
     expect(heard).toEqual([1]);
     expect(process.emit('pipeline-tool-test-event' as 'exit', 1)).toBe(false);
+  });
+
+  it('lets a page nobody holds any more be collected, closed or not, and still records the rejections of the pages in use', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const folder = writeTool({});
+    /** A weak reference to the realm of a page loaded and then dropped. */
+    const dropped = async (close: boolean) => {
+      const tool = await loadTool(folder);
+      await inPage(tool, "Promise.reject(new Error('before'));");
+      expect(tool.errors).toHaveLength(1);
+      if (close) tool.close();
+      return new WeakRef(tool.window.Promise.prototype);
+    };
+    const closed = await dropped(true);
+    const unclosed = await dropped(false);
+    // A weak reference holds its target until the current job ends: collect between turns.
+    for (let round = 0; round < 5 && (closed.deref() !== undefined || unclosed.deref() !== undefined); round++) {
+      await turn();
+      gc();
+    }
+    expect([closed.deref(), unclosed.deref()]).toEqual([undefined, undefined]);
+    const tool = await loadTool(folder);
+    opened.push(tool);
+    await inPage(tool, "Promise.reject(new Error('after'));");
+    expect(tool.errors.map((line) => line.replace(/ at \S+/, ''))).toEqual(['unhandled rejection: Error: after']);
   });
 });
