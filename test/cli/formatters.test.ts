@@ -225,6 +225,10 @@ describe('text: warnings in library code', () => {
     expect(override!.files).toEqual(['vendor/x.js\\ ']);
     const matches = filesMatcher(override!.files);
     expect([matches('vendor/x.js '), matches('vendor/x.js')]).toEqual([true, false]);
+    // Only the trailing one: a space inside a name is part of it as it is.
+    const [spaced] = suggested(librarySummary('my lib/x.js ', [problem('warning', { file: 'my lib/x.js ', library: true })]));
+    expect(spaced!.files).toEqual(['my lib/x.js\\ ']);
+    expect(filesMatcher(spaced!.files)('my lib/x.js ')).toBe(true);
   });
 });
 
