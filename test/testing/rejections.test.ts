@@ -183,6 +183,15 @@ describe('whose rejection goes where', () => {
     expect(second.errors.map((line) => line.replace(/ at \S+/, ''))).toEqual(['unhandled rejection: Error: second']);
   });
 
+  it("the page's own kinds of promise too: a subclass of its Promise, and an async function's", async () => {
+    const tool = await open(writeTool({}));
+    await withNodeListeners(async (seen) => {
+      await inPage(tool, "class Later extends Promise {}\nclass Latest extends Later {}\nLatest.reject(new Error('subclass'));\n(async () => { throw new Error('async'); })();");
+      expect(seen.unhandled).toEqual([]);
+    });
+    expect(tool.errors.map((line) => line.replace(/ at \S+/, ''))).toEqual(['unhandled rejection: Error: subclass', 'unhandled rejection: Error: async']);
+  });
+
   it("the test's own rejections reach Node's listeners as before, a page being open", async () => {
     const tool = await open(writeTool({}));
     await withNodeListeners(async (seen) => {
