@@ -9,6 +9,7 @@ import type { ExcludedEntry } from '../../src/core/bundle/left-out.js';
 import { summarise, type Problem, type Report } from '../../src/core/problem.js';
 import { validateBundle } from '../../src/core/validate.js';
 import { goodFiles, goodManifest, writeFolder, writeZip } from '../helpers/bundles.js';
+import { APP_TSX, buildApp, positionOf } from '../helpers/built-app.js';
 import { readWorkflowCommands } from '../helpers/workflow-commands.js';
 
 /*
@@ -229,6 +230,73 @@ describe('text: warnings in library code', () => {
     const [spaced] = suggested(librarySummary('my lib/x.js ', [problem('warning', { file: 'my lib/x.js ', library: true })]));
     expect(spaced!.files).toEqual(['my lib/x.js\\ ']);
     expect(filesMatcher(spaced!.files)('my lib/x.js ')).toBe(true);
+  });
+});
+
+describe('a finding placed through a source map, beside one that is not', () => {
+  const LIB = 'export function render(el: HTMLElement, html: string): void {\n  el.innerHTML = html;\n}\n';
+  /** A built app whose bundle holds the author's localStorage and a library's innerHTML, and a script of its own without a map. */
+  async function placedReport() {
+    const app = buildApp(
+      {
+        'node_modules/fake-lib/package.json': JSON.stringify({ name: 'fake-lib', main: 'index.ts' }),
+        'node_modules/fake-lib/index.ts': LIB,
+        'src/main.tsx': "import { App } from './App';\nimport { render } from 'fake-lib';\n\nrender(document.body, String(App().outerHTML));\n",
+      },
+      { extra: { 'dist/index.html': '<!doctype html><html><head><title>App</title><script type="module" src="assets/index.js"></script><script src="extra.js"></script></head><body></body></html>\n', 'dist/extra.js': "alert('x');\n" } },
+    );
+    const report = await validateBundle(app.dist, { sourceMaps: { root: app.project } });
+    return {
+      app,
+      report,
+      storage: { source: positionOf(APP_TSX, 'localStorage'), built: positionOf(app.bundle, 'localStorage') },
+      html: { source: positionOf(LIB, 'innerHTML'), built: positionOf(app.bundle, 'innerHTML') },
+    };
+  }
+
+  it('text: under the source file, naming its place in the bundle; the unplaced one under its own file', async () => {
+    const { report, storage, html } = await placedReport();
+    report.bundle = 'dist';
+    const message = (ruleId: string) => report.problems.find((p) => p.ruleId === ruleId)!.message;
+    const [alert, library, own] = [
+      ['extra.js', `  1:1  warning  ${message('dialog-call')}  dialog-call`, ''],
+      ['node_modules/fake-lib/index.ts', `  ${html.source.line}:${html.source.column}  warning  ${message('unsafe-html')}  unsafe-html  (built: assets/index.js:${html.built.line}:${html.built.column})`, ''],
+      ['src/App.tsx', `  ${storage.source.line}:${storage.source.column}  warning  ${message('browser-storage')}  browser-storage  (built: assets/index.js:${storage.built.line}:${storage.built.column})`, ''],
+    ];
+    const end = ['Left out of the bundle, as pack leaves them out (1):', '  assets/index.js.map  source-map  source map, not accepted by the marketplace', '', '⚠ dist: 3 problems (0 errors, 3 warnings)', ''];
+    expect(await format('text', report, { verbose: true })).toBe([...alert!, ...library!, ...own!, ...end].join('\n'));
+    // Library code by its source's path: summed up unless --verbose.
+    expect((await format('text', report)).split('\n').slice(3, 6)).toEqual([
+      'node_modules/fake-lib/index.ts',
+      '  warning  1 unsafe-html warning in library code, not listed (--verbose lists them); to quiet them, add to "overrides" in pipeline-tool.config.json: {"files":["node_modules/fake-lib/index.ts"],"rules":{"unsafe-html":"off"}}',
+      '',
+    ]);
+  });
+
+  it('json: the place in the bundle as built, the library mark, and the folder the sources are relative to', async () => {
+    const { app, report, storage, html } = await placedReport();
+    const document = JSON.parse(await format('json', report, { cwd: app.dist }));
+    expect(document.sourceRoot).toBe('..');
+    expect(Object.keys(document).at(-1)).toBe('sourceRoot');
+    expect(document.problems.map(({ message: _message, ...rest }: Problem) => rest)).toEqual([
+      { ruleId: 'dialog-call', severity: 'warning', file: 'extra.js', line: 1, column: 1, data: { name: 'alert' } },
+      { ruleId: 'unsafe-html', severity: 'warning', file: 'node_modules/fake-lib/index.ts', ...html.source, built: { file: 'assets/index.js', ...html.built }, data: expect.any(Object), library: true },
+      { ruleId: 'browser-storage', severity: 'warning', file: 'src/App.tsx', ...storage.source, built: { file: 'assets/index.js', ...storage.built }, data: { api: 'localStorage' } },
+    ]);
+    expect(JSON.parse(await format('json', report, { cwd: path.dirname(app.project) })).sourceRoot).toBe(path.basename(app.project));
+    // Without a placed finding, no sourceRoot.
+    expect(JSON.parse(await format('json', await validateBundle(app.dist, { sourceMaps: false }))).sourceRoot).toBeUndefined();
+  });
+
+  it('github: the placed finding at its source from the repository root, the other at its built file', async () => {
+    const { app, report, storage } = await placedReport();
+    const project = path.basename(app.project);
+    const commands = readWorkflowCommands(await format('github', report, { cwd: app.project, workspace: path.dirname(app.project) }));
+    expect(commands.map((command) => command.properties)).toEqual([
+      { file: `${project}/dist/extra.js`, line: '1', col: '1', title: 'pipeline-tool dialog-call' },
+      { file: `${project}/node_modules/fake-lib/index.ts`, line: '2', col: '6', title: 'pipeline-tool unsafe-html' },
+      { file: `${project}/src/App.tsx`, line: String(storage.source.line), col: String(storage.source.column), title: 'pipeline-tool browser-storage' },
+    ]);
   });
 });
 
