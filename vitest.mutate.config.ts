@@ -17,7 +17,7 @@ export default defineConfig({
       'test/config/{project-config,config-checks}.test.ts',
       'test/release/*.test.ts',
       'test/init/{answers,plan,init-project,toolkit-source,cli,answers-details,plan-details,project-folder}.test.ts',
-      'test/testing/{test-host,load-tool,no-jsdom,env-jsdom,env-happy-dom,reset,test-host-details,load-tool-details,rejections}.test.ts',
+      'test/testing/{test-host,load-tool,no-jsdom,env-jsdom,env-happy-dom,reset,test-host-details,load-tool-details,rejections,jsdom-later}.test.ts',
       'test/cli/{palette,formatters,sarif-format}.test.ts',
       'test/dev/{browser-order,browser-problems,browser,call-order,fixtures-reload,host-endpoints,rest-api,rest-browser,rest-units,settings-file,static-files,tool-problems,units,watch}.test.ts',
       'test/limits.test.ts',
