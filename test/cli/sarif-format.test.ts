@@ -251,7 +251,7 @@ describe('results of a zip', () => {
   const zipWith = (files: Record<string, string>, name = 'bundle.zip') =>
     writeZip(
       goodEntries()
-        .filter((entry) => !(entry.name in files))
+        .filter((entry) => !Object.hasOwn(files, String(entry.name)))
         .concat(Object.entries(files).map(([entryName, data]) => ({ name: entryName, data }))),
       undefined,
       name,
