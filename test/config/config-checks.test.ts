@@ -53,6 +53,15 @@ describe('parseProjectConfig refuses, at the place', () => {
     expect(refusal(eleven('{ "files": ["a"], "rules": {}, "zzz": 1 }'))).toMatch(/: unknown key "zzz" in overrides\[10\]\. It may hold "files", "rules", nothing else\.$/);
   });
 
+  it('an override whose patterns are all negations, which match nothing alone; one plain pattern anywhere will do', () => {
+    expect(refusal('{ "overrides": [{ "files": ["!a", "!b"], "rules": {} }] }')).toBe(
+      '1:19: overrides[0].files holds only negations, which take files back out of a match and so match nothing alone; put the pattern they narrow first, such as ["vendor/**", "!a"].',
+    );
+    for (const files of [['!a', 'b'], ['a!'], ['\\!a']]) {
+      expect(parseProjectConfig(JSON.stringify({ overrides: [{ files, rules: {} }] }), FILE).overrides, files.join(' ')).toEqual([{ files, rules: {} }]);
+    }
+  });
+
   it('a key twice, named by its path', () => {
     expect(refusal('{ "overrides": [{ "files": ["a"], "rules": {}, "files": ["b"] }] }')).toBe('1:48: "overrides[0].files" appears twice; keep one.');
     expect(refusal(eleven('{ "files": ["a"], "files": ["b"], "rules": {} }'))).toMatch(/: "overrides\[10\]\.files" appears twice; keep one\.$/);
