@@ -24,6 +24,7 @@ export default defineConfig({
       'test/rules-table.test.ts',
       'test/cli/rules-docs.test.ts',
       'test/fuzz/regressions.test.ts',
+      'test/source-maps/{placed-findings,units}.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
