@@ -7,23 +7,22 @@
  * So while a page lives, Node's 'unhandledRejection' (and 'rejectionHandled') for a promise made
  * in that page's realm goes to the page, which records it as the host would; every other
  * rejection reaches Node's listeners exactly as before. A page is known by its realm's Promise
- * prototype, held weakly, so a page nobody uses any more is still collected.
+ * prototype, the key of a WeakMap, so a page nobody uses any more is still collected. (The
+ * function that records a rejection reaches the page's window, so a list that held it, beside a
+ * weak reference to the prototype, kept every page alive for as long as the process ran.)
  */
 
-interface WatchedPage {
-  promisePrototype: WeakRef<object>;
-  report(reason: unknown): void;
-}
-
-const pages = new Set<WatchedPage>();
+/** Each watched page's Promise prototype, and what records its rejections. */
+const pages = new WeakMap<object, (reason: unknown) => void>();
 let installed = false;
 
-function pageOf(promise: unknown): WatchedPage | undefined {
-  if (typeof promise !== 'object' || promise === null) return undefined;
-  for (const page of pages) {
-    const prototype = page.promisePrototype.deref();
-    if (prototype === undefined) pages.delete(page);
-    else if (Object.prototype.isPrototypeOf.call(prototype, promise)) return page;
+/** What records the rejections of `promise`: the page of a prototype in its chain, if any. */
+function reportOf(promise: unknown): ((reason: unknown) => void) | undefined {
+  // Node always gives the promise; a hand-made event may not.
+  if (promise === null || promise === undefined) return undefined;
+  for (let prototype = Object.getPrototypeOf(promise) as object | null; prototype !== null; prototype = Object.getPrototypeOf(prototype) as object | null) {
+    const report = pages.get(prototype);
+    if (report !== undefined) return report;
   }
   return undefined;
 }
@@ -38,9 +37,9 @@ function install(): void {
   const emit = process.emit;
   process.emit = function emitUnlessPage(this: NodeJS.Process, event: string | symbol, ...args: unknown[]): boolean {
     if (event === 'unhandledRejection' || event === 'rejectionHandled') {
-      const page = pageOf(event === 'unhandledRejection' ? args[1] : args[0]);
-      if (page !== undefined) {
-        if (event === 'unhandledRejection') page.report(args[0]);
+      const report = reportOf(event === 'unhandledRejection' ? args[1] : args[0]);
+      if (report !== undefined) {
+        if (event === 'unhandledRejection') report(args[0]);
         return true;
       }
     }
@@ -55,7 +54,7 @@ function install(): void {
  */
 export function catchPageRejections(PagePromise: PromiseConstructor, report: (reason: unknown) => void): void {
   install();
-  pages.add({ promisePrototype: new WeakRef(PagePromise.prototype), report });
+  pages.set(PagePromise.prototype, report);
 }
 
 /** The first place in a stack that lies in `origin`: the tool's line, as `app.js:12:5`. */

@@ -3,10 +3,13 @@ import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { formatNames, loadFormatter, type FormatOptions } from '../../src/cli/formatters/index.js';
 import { listLeftOut } from '../../src/cli/formatters/left-out.js';
+import { librarySummary, splitLibraryWarnings } from '../../src/cli/formatters/library-summary.js';
+import { filesMatcher, type RuleOverride } from '../../src/core/config/index.js';
 import type { ExcludedEntry } from '../../src/core/bundle/left-out.js';
 import { summarise, type Problem, type Report } from '../../src/core/problem.js';
 import { validateBundle } from '../../src/core/validate.js';
 import { goodFiles, goodManifest, writeFolder, writeZip } from '../helpers/bundles.js';
+import { APP_TSX, buildApp, positionOf } from '../helpers/built-app.js';
 import { readWorkflowCommands } from '../helpers/workflow-commands.js';
 
 /*
@@ -124,6 +127,176 @@ describe('text', () => {
     );
     expect(await format('text', summarise('b.zip', 'zip', [problem('warning')]), { colour: true })).toContain(chalk.yellow.bold('⚠ b.zip: 1 problem (0 errors, 1 warning)'));
     expect(await format('text', summarise('b.zip', 'zip', []), { colour: true })).toBe(`${chalk.green('✔ b.zip: no problems')}\n`);
+  });
+});
+
+describe('text: warnings in library code', () => {
+  const EDITOR = "el.innerHTML = a;\nel.innerHTML = b;\nconfirm('c');\nwindow.pipeline.quotes.update();\n";
+  const page = (scripts: string[]) => `<!doctype html><title>T</title>${scripts.map((src) => `<script src="${encodeURI(src).replace(/[#?]/g, encodeURIComponent)}"></script>`).join('')}`;
+  /** A folder with the author's app.js and library files, each with a script tag, as validate reports it. */
+  async function libraryReport(libraries: Record<string, string>): Promise<{ folder: string; report: Report }> {
+    const folder = writeFolder({ ...goodFiles(), 'index.html': page([...Object.keys(libraries), 'app.js']), 'app.js': "alert('mine');\n", ...libraries });
+    const report = await validateBundle(folder);
+    report.bundle = 'tool';
+    return { folder, report };
+  }
+  const suggested = (text: string) => [...text.matchAll(/to quiet them, add to "overrides" in pipeline-tool\.config\.json: (\{.*\})$/gm)].map((match) => JSON.parse(match[1]!) as RuleOverride);
+
+  it("sums up each library file's warnings in one line under its errors, in the messages' column, naming an override that quiets them", async () => {
+    const { report } = await libraryReport({ 'vendor/editor.js': EDITOR, 'vendor/only.js': 'el.innerHTML = a;\n' });
+    expect(await format('text', report)).toBe(
+      [
+        'app.js',
+        "  1:1  warning  alert() does nothing inside the platform's sandboxed frame: no dialog opens. Show the message or question in the page itself (an inline banner, or a <dialog> element).  dialog-call",
+        '',
+        'vendor/editor.js',
+        '  4:1  error    pipeline.quotes.update does not exist, so the call throws at run time; did you mean pipeline.quotes.create?  bridge-unknown-method',
+        '       warning  1 dialog-call, 2 unsafe-html warnings in library code, not listed (--verbose lists them); to quiet them, add to "overrides" in pipeline-tool.config.json: {"files":["vendor/editor.js"],"rules":{"dialog-call":"off","unsafe-html":"off"}}',
+        '',
+        // Nothing listed, so no location column: one warning, one rule.
+        'vendor/only.js',
+        '  warning  1 unsafe-html warning in library code, not listed (--verbose lists them); to quiet them, add to "overrides" in pipeline-tool.config.json: {"files":["vendor/only.js"],"rules":{"unsafe-html":"off"}}',
+        '',
+        // The counts take every warning.
+        '✖ tool: 6 problems (1 error, 5 warnings)',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('lists every one with --verbose, and with --quiet shows the errors alone and no sum', async () => {
+    const { report } = await libraryReport({ 'vendor/editor.js': EDITOR });
+    const verbose = await format('text', report, { verbose: true });
+    expect(verbose).not.toContain('in library code');
+    expect(verbose.split('\n').filter((line) => / (warning|error) {2}/.test(line)).map((line) => line.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual([
+      '1:1 warning',
+      '1:4 warning',
+      '2:4 warning',
+      '3:1 warning',
+      '4:1 error',
+    ]);
+    expect(await format('text', report, { verbose: false })).toBe(await format('text', report));
+    const quiet = await format('text', report, { quiet: true });
+    expect(quiet).not.toContain('in library code');
+    expect(quiet.split('\n').slice(0, 3)).toEqual(['vendor/editor.js', expect.stringMatching(/^ {2}4:1 {2}error {4}pipeline\.quotes\.update/), '']);
+  });
+
+  it('sums up only warnings in library code: an error there, and the author\'s own warnings, are listed', async () => {
+    const report = summarise('b.zip', 'zip', [
+      problem('warning', { file: 'a.js', line: 1, column: 1 }),
+      problem('error', { file: 'v.js', line: 2, column: 1, library: true }),
+      problem('warning', { file: 'v.js', line: 3, column: 1, library: true }),
+    ]);
+    expect((await format('text', report)).split('\n').slice(0, 6)).toEqual([
+      'a.js',
+      '  1:1  warning  a warning  rule-warning',
+      '',
+      'v.js',
+      '  2:1  error    an error  rule-error',
+      '       warning  1 rule-warning warning in library code, not listed (--verbose lists them); to quiet them, add to "overrides" in pipeline-tool.config.json: {"files":["/v.js"],"rules":{"rule-warning":"off"}}',
+    ]);
+  });
+
+  it('names rules in order of their ids, each with its count', () => {
+    const warnings = ['unsafe-html', 'browser-storage', 'unsafe-html', 'dialog-call', 'browser-storage', 'unsafe-html'].map((ruleId) => problem('warning', { ruleId, file: 'vendor/x.js', library: true }));
+    expect(librarySummary('vendor/x.js', warnings)).toBe(
+      '2 browser-storage, 1 dialog-call, 3 unsafe-html warnings in library code, not listed (--verbose lists them); to quiet them, add to "overrides" in pipeline-tool.config.json: {"files":["vendor/x.js"],"rules":{"browser-storage":"off","dialog-call":"off","unsafe-html":"off"}}',
+    );
+    expect(splitLibraryWarnings(warnings, true)).toEqual({ listed: warnings, summed: [] });
+    expect(splitLibraryWarnings(warnings, true).listed).not.toBe(warnings);
+  });
+
+  it('suggests a pattern that the project file accepts and that quiets that one file, whatever its name holds', async () => {
+    const names = ['jquery.min.js', 'sub/jquery.min.js', '#x.min.js', '!y.min.js', 'vendor/[a]*?!#.js', 'vendor/a1!#.js', 'vendor/a\\b.js'];
+    const { folder, report } = await libraryReport(Object.fromEntries(names.map((name) => [name, "confirm('c');\n"])));
+    const overrides = suggested(await format('text', report));
+    expect(overrides.map((override) => override.files)).toEqual([['/\\!y.min.js'], ['/\\#x.min.js'], ['/jquery.min.js'], ['sub/jquery.min.js'], ['vendor/\\[a\\]\\*\\?\\!\\#.js'], ['vendor/a1\\!\\#.js'], ['vendor/a\\\\b.js']]);
+    const libraryFiles = (r: Report) => r.problems.filter((p) => p.library).map((p) => p.file);
+    expect(libraryFiles(report)).toEqual(['!y.min.js', '#x.min.js', 'jquery.min.js', 'sub/jquery.min.js', 'vendor/[a]*?!#.js', 'vendor/a1!#.js', 'vendor/a\\b.js']);
+    for (const override of overrides) {
+      // Through the same checks and matcher as the project file's overrides.
+      const quieted = await validateBundle(folder, { overrides: [override] });
+      const file = override.files[0]!.replace(/^\//, '').replace(/\\(.)/g, '$1');
+      expect(libraryFiles(quieted), file).toEqual(libraryFiles(report).filter((name) => name !== file));
+    }
+  });
+
+  it('escapes a trailing space, which gitignore would drop', () => {
+    const [override] = suggested(librarySummary('vendor/x.js ', [problem('warning', { file: 'vendor/x.js ', library: true })]));
+    expect(override!.files).toEqual(['vendor/x.js\\ ']);
+    const matches = filesMatcher(override!.files);
+    expect([matches('vendor/x.js '), matches('vendor/x.js')]).toEqual([true, false]);
+    // Only the trailing one: a space inside a name is part of it as it is.
+    const [spaced] = suggested(librarySummary('my lib/x.js ', [problem('warning', { file: 'my lib/x.js ', library: true })]));
+    expect(spaced!.files).toEqual(['my lib/x.js\\ ']);
+    expect(filesMatcher(spaced!.files)('my lib/x.js ')).toBe(true);
+  });
+});
+
+describe('a finding placed through a source map, beside one that is not', () => {
+  const LIB = 'export function render(el: HTMLElement, html: string): void {\n  el.innerHTML = html;\n}\n';
+  /** A built app whose bundle holds the author's localStorage and a library's innerHTML, and a script of its own without a map. */
+  async function placedReport() {
+    const app = buildApp(
+      {
+        'node_modules/fake-lib/package.json': JSON.stringify({ name: 'fake-lib', main: 'index.ts' }),
+        'node_modules/fake-lib/index.ts': LIB,
+        'src/main.tsx': "import { App } from './App';\nimport { render } from 'fake-lib';\n\nrender(document.body, String(App().outerHTML));\n",
+      },
+      { extra: { 'dist/index.html': '<!doctype html><html><head><title>App</title><script type="module" src="assets/index.js"></script><script src="extra.js"></script></head><body></body></html>\n', 'dist/extra.js': "alert('x');\n" } },
+    );
+    const report = await validateBundle(app.dist, { sourceMaps: { root: app.project } });
+    return {
+      app,
+      report,
+      storage: { source: positionOf(APP_TSX, 'localStorage'), built: positionOf(app.bundle, 'localStorage') },
+      html: { source: positionOf(LIB, 'innerHTML'), built: positionOf(app.bundle, 'innerHTML') },
+    };
+  }
+
+  it('text: under the source file, naming its place in the bundle; the unplaced one under its own file', async () => {
+    const { report, storage, html } = await placedReport();
+    report.bundle = 'dist';
+    const message = (ruleId: string) => report.problems.find((p) => p.ruleId === ruleId)!.message;
+    const [alert, library, own] = [
+      ['extra.js', `  1:1  warning  ${message('dialog-call')}  dialog-call`, ''],
+      ['node_modules/fake-lib/index.ts', `  ${html.source.line}:${html.source.column}  warning  ${message('unsafe-html')}  unsafe-html  (built: assets/index.js:${html.built.line}:${html.built.column})`, ''],
+      ['src/App.tsx', `  ${storage.source.line}:${storage.source.column}  warning  ${message('browser-storage')}  browser-storage  (built: assets/index.js:${storage.built.line}:${storage.built.column})`, ''],
+    ];
+    const end = ['Left out of the bundle, as pack leaves them out (1):', '  assets/index.js.map  source-map  source map, not accepted by the marketplace', '', '⚠ dist: 3 problems (0 errors, 3 warnings)', ''];
+    expect(await format('text', report, { verbose: true })).toBe([...alert!, ...library!, ...own!, ...end].join('\n'));
+    // Library code by its source's path: summed up unless --verbose.
+    expect((await format('text', report)).split('\n').slice(3, 6)).toEqual([
+      'node_modules/fake-lib/index.ts',
+      '  warning  1 unsafe-html warning in library code, not listed (--verbose lists them); to quiet them, add to "overrides" in pipeline-tool.config.json: {"files":["node_modules/fake-lib/index.ts"],"rules":{"unsafe-html":"off"}}',
+      '',
+    ]);
+  });
+
+  it('json: the place in the bundle as built, the library mark, and the folder the sources are relative to', async () => {
+    const { app, report, storage, html } = await placedReport();
+    const document = JSON.parse(await format('json', report, { cwd: app.dist }));
+    expect(document.sourceRoot).toBe('..');
+    expect(Object.keys(document).at(-1)).toBe('sourceRoot');
+    expect(document.problems.map(({ message: _message, ...rest }: Problem) => rest)).toEqual([
+      { ruleId: 'dialog-call', severity: 'warning', file: 'extra.js', line: 1, column: 1, data: { name: 'alert' } },
+      { ruleId: 'unsafe-html', severity: 'warning', file: 'node_modules/fake-lib/index.ts', ...html.source, built: { file: 'assets/index.js', ...html.built }, data: expect.any(Object), library: true },
+      { ruleId: 'browser-storage', severity: 'warning', file: 'src/App.tsx', ...storage.source, built: { file: 'assets/index.js', ...storage.built }, data: { api: 'localStorage' } },
+    ]);
+    expect(JSON.parse(await format('json', report, { cwd: path.dirname(app.project) })).sourceRoot).toBe(path.basename(app.project));
+    // Without a placed finding, no sourceRoot.
+    expect(JSON.parse(await format('json', await validateBundle(app.dist, { sourceMaps: false }))).sourceRoot).toBeUndefined();
+  });
+
+  it('github: the placed finding at its source from the repository root, the other at its built file', async () => {
+    const { app, report, storage } = await placedReport();
+    const project = path.basename(app.project);
+    const commands = readWorkflowCommands(await format('github', report, { cwd: app.project, workspace: path.dirname(app.project) }));
+    expect(commands.map((command) => command.properties)).toEqual([
+      { file: `${project}/dist/extra.js`, line: '1', col: '1', title: 'pipeline-tool dialog-call' },
+      { file: `${project}/node_modules/fake-lib/index.ts`, line: '2', col: '6', title: 'pipeline-tool unsafe-html' },
+      { file: `${project}/src/App.tsx`, line: String(storage.source.line), col: String(storage.source.column), title: 'pipeline-tool browser-storage' },
+    ]);
   });
 });
 

@@ -53,6 +53,15 @@ describe('parseProjectConfig refuses, at the place', () => {
     expect(refusal(eleven('{ "files": ["a"], "rules": {}, "zzz": 1 }'))).toMatch(/: unknown key "zzz" in overrides\[10\]\. It may hold "files", "rules", nothing else\.$/);
   });
 
+  it('an override whose patterns are all negations, which match nothing alone; one plain pattern anywhere will do', () => {
+    expect(refusal('{ "overrides": [{ "files": ["!a", "!b"], "rules": {} }] }')).toBe(
+      '1:19: overrides[0].files holds only negations, which take files back out of a match and so match nothing alone; put the pattern they narrow first, such as ["vendor/**", "!a"].',
+    );
+    for (const files of [['!a', 'b'], ['a!'], ['\\!a']]) {
+      expect(parseProjectConfig(JSON.stringify({ overrides: [{ files, rules: {} }] }), FILE).overrides, files.join(' ')).toEqual([{ files, rules: {} }]);
+    }
+  });
+
   it('a key twice, named by its path', () => {
     expect(refusal('{ "overrides": [{ "files": ["a"], "rules": {}, "files": ["b"] }] }')).toBe('1:48: "overrides[0].files" appears twice; keep one.');
     expect(refusal(eleven('{ "files": ["a"], "files": ["b"], "rules": {} }'))).toMatch(/: "overrides\[10\]\.files" appears twice; keep one\.$/);
@@ -121,6 +130,18 @@ describe('globProblem says why, in words', () => {
 
   it('accepts names that only look like those: a ! or . or : inside a name, a class of one', () => {
     for (const pattern of ['a!', 'x/!../y', 'a./b', 'v1.2/*.js', 'a/c:d', '[a]b', 'x\\ y']) expect(globProblem(pattern), pattern).toBeUndefined();
+  });
+
+  it('takes escaped characters as plain text: an escaped bracket opens no class, an escaped backslash is no folder separator', () => {
+    for (const pattern of ['vendor/\\[a\\].js', 'vendor/\\[a].js', 'a\\[', 'vendor/a\\\\b.js', '/\\!y.js', 'x.js\\ ', 'a\\\\\\[b\\].js']) expect(globProblem(pattern), pattern).toBeUndefined();
+    // What is left once the escapes are read still counts.
+    expect(globProblem('vendor\\lib\\ x')).toBe('use / between folders, not \\');
+    expect(globProblem('\\\\[a')).toBe('"[a" is not a complete character class such as [ab] or [a-z]');
+    expect(globProblem('\\[a]/[b')).toBe('"[b" is not a complete character class such as [ab] or [a-z]');
+    expect(globProblem('!\\[z-a]/[z-a]')).toBe('"[z-a]" is not a valid character class (a range must run from low to high, as in [a-z])');
+    // And the matcher reads them as gitignore does: the name itself, nothing else.
+    const matches = filesMatcher(['vendor/\\[a\\]\\*\\?.js', 'lib/a\\\\b.js']);
+    expect(['vendor/[a]*?.js', 'vendor/a1x.js', 'vendor/a.js', 'lib/a\\b.js', 'lib/a/b.js'].map(matches)).toEqual([true, false, false, true, false]);
   });
 });
 

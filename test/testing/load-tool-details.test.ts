@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadTool, type LoadedTool } from '../../src/testing/index.js';
-import { writeFolder } from '../helpers/bundles.js';
+import { tempDir, writeFolder } from '../helpers/bundles.js';
 
 /*
  * The finer points of loadTool a tool's test relies on: what the page's console and errors hold,
@@ -243,6 +243,14 @@ describe("the sandbox's stand-ins, seen from the page", () => {
 });
 
 describe('where jsdom comes from', () => {
+  it('beside pipeline-tool itself, when neither the tool\'s folder nor the working folder has one', async () => {
+    const folder = writeTool({ 'app.js': "document.getElementById('out').textContent = 'ran';" });
+    // Tests run from a folder with jsdom; here they seem to run from one without (and no chdir in a worker).
+    vi.spyOn(process, 'cwd').mockReturnValue(tempDir());
+    const tool = await open(folder);
+    expect(tool.text('#out')).toBe('ran');
+  });
+
   it("the tool's own project first: a jsdom there that is too old is named", async () => {
     const folder = writeTool({});
     mkdirSync(path.join(folder, 'node_modules', 'jsdom'), { recursive: true });

@@ -173,10 +173,7 @@ function leftOutNotification(entry: ExcludedEntry, folder: string, base: string)
   };
 }
 
-/** A slash-separated path as a relative URI reference: each segment percent-encoded, `..` kept. */
+/** A slash-separated path as a relative URI reference: each segment percent-encoded (dots are unreserved, so `..` stays `..`). */
 function uriOf(slashPathValue: string): string {
-  return slashPathValue
-    .split('/')
-    .map((segment) => (segment === '..' || segment === '.' ? segment : encodeURIComponent(segment)))
-    .join('/');
+  return slashPathValue.split('/').map((segment) => encodeURIComponent(segment)).join('/');
 }
