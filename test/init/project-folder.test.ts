@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlink
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/core/errors.js';
 import { assertTargetUsable, initProject, InitAnswersError, inspectTarget, readTemplate, toolkitSourceFrom, type InitAnswers } from '../../src/core/init/index.js';
 import { listFiles, REPO, tempDir } from './helpers.js';
+import { usageRefusal as refusal } from '../helpers/usage-refusal.js';
 
 /*
  * Where init writes, and where the new project gets pipeline-tool from, word for word: the
@@ -14,15 +14,6 @@ import { listFiles, REPO, tempDir } from './helpers.js';
  */
 
 const answers: InitAnswers = { type: 'standalone', name: 'Folder Test', shortName: 'Folder', description: 'Tests folders.', version: '1.0.0' };
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(UsageError);
-  return (error as Error).message;
-}
 
 describe('the project folder', () => {
   it('is missing, empty (a cloned repository\'s .git alone included), or not empty', async () => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bumpVersion, nextVersion, RELEASE_TYPES, UsageError } from '../../src/index.js';
 import { tempDir } from '../helpers/bundles.js';
+import { usageRefusal as refusal } from '../helpers/usage-refusal.js';
 
 /*
  * The library's bumpVersion, as a program calls it: what it returns, what it writes, and what it
@@ -31,15 +32,6 @@ const everything = (root: string) =>
       .sort()
       .map((name) => [name, read(root, name)]),
   );
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(UsageError);
-  return (error as Error).message;
-}
 
 describe('bumpVersion', () => {
   it('raises manifest.json and the package.json beside src/, and says what it did', async () => {
