@@ -4,11 +4,9 @@ import type { ValidateOptions } from '../core/validate.js';
 import { renderReporterScript } from './assets/frame-reporter.js';
 import { renderSdkScript } from './assets/sdk-script.js';
 import { DevServerError } from './errors.js';
-import type { DevEvent } from './events.js';
 import { collectFindings, type Findings } from './findings.js';
-import { reportToolChanges, watchFixtures } from './live-reload.js';
-import type { DevSession } from './session.js';
-import { keepLastGoodManifest, readToolInfo, type ToolInfo } from './tool-manifest.js';
+import { reportToolChanges, watchFixtures, type LiveReloadOptions } from './live-reload.js';
+import { keepLastGoodManifest, readToolInfo } from './tool-manifest.js';
 import { isIgnoredToolPath, watchFile, watchFolder, type Watcher } from './watch.js';
 
 /*
@@ -55,18 +53,8 @@ export async function collectBuiltFindings(
   return collectFindings(root, stateFolder, fixturesFile, settings);
 }
 
-export interface FramedReloadOptions {
-  /** The built folder, absolute; it may not exist yet. */
-  root: string;
-  manifestFile: string;
-  fixturesFile: string | undefined;
-  stateFolder: string;
-  session: DevSession;
-  ruleSettings?: Pick<ValidateOptions, 'rules' | 'overrides' | 'sourceMaps'>;
-  emit: (event: DevEvent) => void;
-  log: (level: 'info' | 'warning' | 'error', message: string) => void;
-  tool: ToolInfo;
-}
+/** As live reload's options, with the built folder (absolute; it may not exist yet) and the manifest's own place. */
+export type FramedReloadOptions = Omit<LiveReloadOptions, 'realRoot'> & { root: string; manifestFile: string };
 
 /**
  * What dev watches for a framed page: a new build refreshes the findings (the page is the other

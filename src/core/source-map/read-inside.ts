@@ -1,6 +1,6 @@
-import { constants } from 'node:fs';
-import { lstat, open, realpath } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { openRegularFile } from '../regular-file.js';
 
 /**
  * `target` (absolute, or relative to `root`) as a path inside `root`, or undefined when it lies
@@ -29,21 +29,21 @@ export async function isFileInside(root: string, file: string): Promise<boolean>
 
 /**
  * The bytes of `file` when it is a regular file inside `root` (links resolved, as
- * {@link isFileInside}) of at most `limit` bytes; undefined otherwise, whatever the reason. Never
- * waits on a pipe: a FIFO is not a regular file, and the file is opened without blocking.
+ * {@link isFileInside}) of at most `limit` bytes; undefined otherwise, whatever the reason. Opened
+ * as every regular file is (openRegularFile), so a pipe or a link put in its place is never read.
  */
 export async function readInside(root: string, file: string, limit: number): Promise<Buffer | undefined> {
   if (!(await isFileInside(root, file))) return undefined;
-  let handle;
   try {
-    handle = await open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
-    const info = await handle.stat();
-    if (!info.isFile() || info.size > limit) return undefined;
-    const bytes = await handle.readFile();
-    return bytes.length > limit ? undefined : bytes;
+    const { handle, info } = await openRegularFile(file, { followLinks: false });
+    try {
+      if (info.size > limit) return undefined;
+      const bytes = await handle.readFile();
+      return bytes.length > limit ? undefined : bytes;
+    } finally {
+      await handle.close();
+    }
   } catch {
     return undefined;
-  } finally {
-    await handle?.close().catch(() => {});
   }
 }
