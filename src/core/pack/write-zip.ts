@@ -176,6 +176,10 @@ async function prepare(input: ZipInput, level: number): Promise<Prepared> {
   return { nameBytes, data, size: content.length, crc, method: method === 'deflate' ? METHOD_DEFLATE : METHOD_STORED };
 }
 
+/** zlib's own default output chunk, and the most one deflate allocates at once. */
+const MIN_DEFLATE_CHUNK = 16 * 1024;
+const MAX_DEFLATE_CHUNK = 8 * 1024 * 1024;
+
 /**
  * A file's bytes as the zip stores them: deflated, or kept as they are when deflate would not make
  * them smaller (and when empty). Measuring a folder's zip uses this too, so the size it predicts
@@ -185,7 +189,10 @@ export async function compressContent(content: Buffer, level: number): Promise<{
   if (content.length === 0) return { data: content, method: 'store' };
   // memLevel 9 is zlib's largest hash table: slightly smaller output, no slower. Fixed, like the
   // level, because both change the bytes.
-  const deflated = await deflateRaw(content, { level, memLevel: 9 });
+  // One output buffer large enough for the whole result in most cases, so zlib does the file in one
+  // job on the thread pool instead of returning to the main thread every 16 KiB it writes.
+  const chunkSize = Math.min(Math.max(content.length + 1024, MIN_DEFLATE_CHUNK), MAX_DEFLATE_CHUNK);
+  const deflated = await deflateRaw(content, { level, memLevel: 9, chunkSize });
   return deflated.length < content.length ? { data: deflated, method: 'deflate' } : { data: content, method: 'store' };
 }
 
