@@ -7,6 +7,8 @@ import type { BundleEntry, BundleSource, EntryKind, ReadResult } from './source.
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const lossy = new TextDecoder('utf-8');
 const CHUNK = 256 * 1024;
+/** Files whose sizes are asked for at once while walking. */
+const STAT_BATCH = 64;
 
 interface FolderEntry extends BundleEntry {
   /** Absolute path as raw bytes, so names that are not valid UTF-8 can still be opened. */
@@ -51,6 +53,7 @@ async function walk(
   omit: (entryPath: string) => boolean,
 ): Promise<void> {
   const children = await readdir(absolute, { withFileTypes: true, encoding: 'buffer' });
+  const listed: FolderEntry[] = [];
   for (const child of children) {
     const nameBytes = child.name as unknown as Buffer;
     let name: string;
@@ -64,10 +67,16 @@ async function walk(
     const kind: EntryKind = child.isSymbolicLink() ? 'symlink' : child.isDirectory() ? 'directory' : child.isFile() ? 'file' : 'other';
     const entryPath = relative + name + (kind === 'directory' ? '/' : '');
     if (omit(entryPath)) continue;
-    const size = kind === 'file' ? (await lstat(childAbsolute)).size : 0;
-    entries.push({ path: entryPath, kind, declaredSize: size, readable: kind === 'file', absolute: childAbsolute });
-    if (kind === 'directory' && descend(entryPath)) await walk(childAbsolute, entryPath, entries, findings, descend, omit);
+    listed.push({ path: entryPath, kind, declaredSize: 0, readable: kind === 'file', absolute: childAbsolute });
   }
+  // The files' sizes are asked for a batch at a time, not one after another: each is a trip to the
+  // thread pool, and a folder of a few hundred files spent most of its walk waiting on them.
+  for (let first = 0; first < listed.length; first += STAT_BATCH) {
+    const batch = listed.slice(first, first + STAT_BATCH);
+    const sizes = await Promise.all(batch.map((entry) => (entry.kind === 'file' ? lstat(entry.absolute).then((info) => info.size) : 0)));
+    batch.forEach((entry, index) => entries.push({ ...entry, declaredSize: sizes[index]! }));
+  }
+  for (const entry of listed) if (entry.kind === 'directory' && descend(entry.path)) await walk(entry.absolute, entry.path, entries, findings, descend, omit);
 }
 
 async function readFile(entry: FolderEntry, limit: number, sink: (chunk: Buffer) => void): Promise<ReadResult> {
@@ -77,16 +86,21 @@ async function readFile(entry: FolderEntry, limit: number, sink: (chunk: Buffer)
   const { handle } = await openRegularFile(entry.absolute, { followLinks: false });
   try {
     let passed = 0;
-    const buffer = Buffer.allocUnsafe(CHUNK);
+    const size = entry.declaredSize;
     for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, CHUNK, null);
+      // Each chunk is read into its own buffer and handed on as it is, not copied. The buffer fits
+      // what the walk said is left, and one byte more, so a file read whole holds no spare memory;
+      // the read that finds its end asks for a single byte.
+      const want = passed < size ? Math.min(CHUNK, size - passed + 1) : passed === size ? 1 : CHUNK;
+      const buffer = Buffer.allocUnsafe(want);
+      const { bytesRead } = await handle.read(buffer, 0, want, null);
       if (bytesRead === 0) return { bytes: passed, stoppedAtLimit: false };
       const room = limit - passed;
       if (bytesRead > room) {
-        if (room > 0) sink(Buffer.from(buffer.subarray(0, room)));
+        if (room > 0) sink(buffer.subarray(0, room));
         return { bytes: limit, stoppedAtLimit: true };
       }
-      sink(Buffer.from(buffer.subarray(0, bytesRead)));
+      sink(buffer.subarray(0, bytesRead));
       passed += bytesRead;
     }
   } finally {
