@@ -1,4 +1,4 @@
-import { openBundle } from './bundle/open-bundle.js';
+import { openBundleToCheck } from './bundle/open-bundle.js';
 import type { ExcludedEntry } from './bundle/left-out.js';
 import type { BundleEntry, BundleSource } from './bundle/source.js';
 import { contentScanners, type DisableDirective, type ScanContext, type ScanSession } from './code/index.js';
@@ -52,11 +52,13 @@ export interface ValidateOptions {
  */
 export async function validateBundle(bundle: string | BundleSource, options: ValidateOptions = {}): Promise<Report> {
   const settings = settingsResolver(checkRuleSettings(options.rules ?? {}), checkOverrides(options.overrides ?? []));
-  const source = typeof bundle === 'string' ? await openBundle(bundle) : bundle;
+  const source = typeof bundle === 'string' ? await openBundleToCheck(bundle) : bundle;
   try {
     const excluded = options.excluded ?? source.excluded;
     const ruleOff = (ruleId: string, file: string) => settings.settingFor(ruleId, file) === 'off';
     const { context, directives, libraryFiles } = await inspect(source, options.budget ?? MAX_UNPACKED_BYTES, excluded ?? [], ruleOff);
+    // A folder's zip may still be being measured: the rules judge its size.
+    await source.sized;
     const found: RuleFinding[] = [];
     // Findings that another one explains, as its rule says (`supersedes`), are left out.
     const explained: ((other: Finding) => boolean)[] = [];

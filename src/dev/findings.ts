@@ -28,8 +28,13 @@ export async function collectFindings(
     const source = await openShippedFolder(root, {
       ...(hidden === null ? {} : { omit: (entryPath: string) => entryPath === hidden }),
       ...(fixtures === null ? {} : { fixtures: [fixtures] }),
+      measure: 'alongside',
     });
-    return { ok: true, report: await validateBundle(source, settings) };
+    try {
+      return { ok: true, report: await validateBundle(source, settings) };
+    } finally {
+      await source.close();
+    }
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }

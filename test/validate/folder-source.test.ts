@@ -93,6 +93,28 @@ describe('reading a file of a folder', () => {
     expect(await readAll(source, 'a.js', 2)).toEqual({ result: { bytes: 2, stoppedAtLimit: true }, bytes: Buffer.from('ab'), chunks: 1 });
   });
 
+  it('a file that grew or shrank since the walk is read as it is now, whole', async () => {
+    const root = writeFolder({ 'grows.bin': noise(1_000), 'shrinks.bin': noise(300_000) });
+    const source = await openFolderSource(root);
+    const grown = noise(700_000);
+    writeFileSync(path.join(root, 'grows.bin'), grown);
+    writeFileSync(path.join(root, 'shrinks.bin'), 'x');
+    const grows = await readAll(source, 'grows.bin', 10_000_000);
+    expect(grows.result).toEqual({ bytes: grown.length, stoppedAtLimit: false });
+    expect(grows.bytes.equals(grown)).toBe(true);
+    expect(await readAll(source, 'shrinks.bin', 10_000_000)).toEqual({ result: { bytes: 1, stoppedAtLimit: false }, bytes: Buffer.from('x'), chunks: 1 });
+  });
+
+  it('each chunk is a buffer of its own, which a reader may keep', async () => {
+    const data = noise(700_000);
+    const source = await openFolderSource(writeFolder({ 'a.bin': data }));
+    const kept: Buffer[] = [];
+    await source.read(source.entries[0]!, data.length, (chunk) => kept.push(chunk));
+    expect(kept.length).toBeGreaterThan(1);
+    expect(new Set(kept.map((chunk) => chunk.buffer)).size).toBe(kept.length);
+    expect(Buffer.concat(kept).equals(data)).toBe(true);
+  });
+
   it('folders, links and special files read as nothing, and are never opened', async () => {
     const source = await openFolderSource(mixedFolder());
     for (const entry of ['a/', 'link', 'pipe']) {
@@ -123,6 +145,9 @@ describe('opening a bundle by its path', () => {
     const folder = await openBundle(writeFolder({ ...goodFiles(), 'notes.txt': 'x' }));
     expect(folder.kind).toBe('folder');
     expect(folder.excluded).toEqual([{ path: 'notes.txt', kind: 'file', reason: 'file-type', detail: '.txt' }]);
+    // Measured before it is handed over: a caller reads the zip's size at once.
+    expect(folder.archiveSize).toBeGreaterThan(0);
+    expect(folder.sized).toBeUndefined();
     const zip = writeZip(goodEntries());
     const opened = await openBundle(zip);
     expect(opened).toMatchObject({ kind: 'zip', location: zip, archiveSize: statSync(zip).size });

@@ -9,13 +9,25 @@ import { openZipSource } from './zip/zip-source.js';
  * opened as the zip pack would make of it: the same files, names, bytes and (measured) size, with
  * what it leaves out listed apart.
  */
-export async function openBundle(location: string): Promise<BundleSource> {
+export function openBundle(location: string): Promise<BundleSource> {
+  return open(location, true);
+}
+
+/**
+ * As openBundle, for a caller that checks the bundle at once: a folder's zip is measured while
+ * its files are read, and the source's `sized` settles when its size is known.
+ */
+export function openBundleToCheck(location: string): Promise<BundleSource> {
+  return open(location, 'alongside');
+}
+
+async function open(location: string, measure: true | 'alongside'): Promise<BundleSource> {
   const info = await stat(location).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(
       error.code === 'ENOENT' ? `${location} does not exist. Give the path of a tool folder or a .zip bundle.` : `cannot read ${location}: ${error.message}`,
     );
   });
-  if (info.isDirectory()) return openShippedFolder(location);
+  if (info.isDirectory()) return openShippedFolder(location, { measure });
   if (info.isFile()) return openZipSource(location);
   throw new UsageError(`${location} is neither a file nor a folder. Give the path of a tool folder or a .zip bundle.`);
 }

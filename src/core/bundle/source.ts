@@ -52,6 +52,12 @@ export interface BundleSource {
    * lookahead that is not passed on. Integrity problems found on the way are added to `findings`.
    */
   read(entry: BundleEntry, limit: number, sink: (chunk: Buffer) => void): Promise<ReadResult>;
+  /**
+   * For a folder whose zip is measured while its files are read: settles once `archiveSize` and
+   * each entry's `compressedSize` are filled in, and rejects as opening the folder would have (a
+   * file that changed while it was read). Absent when the sizes are known from the start.
+   */
+  readonly sized?: Promise<void>;
   close(): Promise<void>;
 }
 

@@ -85,7 +85,7 @@ export function readShipped(shipment: Shipment, file: ShippedFile, limit: number
 export async function readShippedWhole(shipment: Shipment, file: ShippedFile): Promise<Buffer> {
   const chunks: Buffer[] = [];
   await readShipped(shipment, file, file.size + 1, (chunk) => chunks.push(chunk)).catch(explainFileSystemError);
-  const content = Buffer.concat(chunks);
+  const content = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
   if (content.length !== file.size) {
     throw new UsageError(`${file.entry.path} changed while it was being read. Wait for the build to finish, then try again.`);
   }
@@ -132,24 +132,24 @@ export interface ShippedSource extends BundleSource {
  * The shipment as a bundle for the rules: the zip's names, order and bytes, and (when measured)
  * each file's stored size and the zip's exact size, so `bundle-size` judges a folder as it will
  * judge the zip. Findings from the folder walk count only where they concern a shipped file or a
- * folder that a shipped file is in.
+ * folder that a shipped file is in. With `measuring` instead of sizes, the sizes are filled in
+ * when it gives them, and the source's `sized` settles then.
  */
-export function shipmentSource(shipment: Shipment, stored?: ReadonlyMap<ShippedFile, number>): ShippedSource {
+export function shipmentSource(shipment: Shipment, stored?: ReadonlyMap<ShippedFile, number>, measuring?: Measuring): ShippedSource {
   const { selection, files } = shipment;
   const byEntry = new Map<BundleEntry, ShippedFile>();
   const entries = files.map((file) => {
     const storedSize = stored?.get(file);
-    const entry: BundleEntry = { path: file.name, kind: 'file', declaredSize: file.size, readable: true, ...(storedSize !== undefined ? { compressedSize: storedSize } : {}) };
+    const entry: SizedEntry = { path: file.name, kind: 'file', declaredSize: file.size, readable: true, ...(storedSize !== undefined ? { compressedSize: storedSize } : {}) };
     byEntry.set(entry, file);
     return entry;
   });
   // A finding about a folder (its name is not UTF-8) concerns every file shipped from inside it.
   const shipped = new Set(selection.included.flatMap((entry) => withFolders(entry.path)));
-  const archiveSize = stored ? zipSizeOf(files.map((file) => ({ name: file.name, storedSize: stored.get(file)! }))) : undefined;
-  return {
+  const source: ShippedSource & { archiveSize?: number } = {
     kind: 'folder',
     location: selection.source.location,
-    ...(archiveSize !== undefined ? { archiveSize } : {}),
+    ...(stored ? { archiveSize: zipSize(shipment, stored) } : {}),
     entries,
     findings: selection.source.findings
       .filter((finding) => finding.file === undefined || shipped.has(finding.file))
@@ -160,16 +160,50 @@ export function shipmentSource(shipment: Shipment, stored?: ReadonlyMap<ShippedF
       if (!file) throw new Error(`not an entry of this bundle: ${entry.path}`);
       return readShipped(shipment, file, limit, sink);
     },
-    close: () => selection.source.close(),
+    close: async () => {
+      measuring?.abort.abort();
+      await selection.source.close();
+    },
   };
+  if (measuring) {
+    const sized = measuring.sizes.then((sizes) => {
+      if (!sizes) return;
+      entries.forEach((entry, index) => (entry.compressedSize = sizes.get(files[index]!)));
+      source.archiveSize = zipSize(shipment, sizes);
+    });
+    // Whoever checks the bundle awaits this; a run given up before then (closed, or failed on
+    // something else) must not leave a rejection nobody handles.
+    sized.catch(() => {});
+    Object.assign(source, { sized });
+  }
+  return source;
+}
+
+/** An entry whose stored size may be filled in after the source is made. */
+type SizedEntry = { -readonly [K in keyof BundleEntry]: BundleEntry[K] };
+
+/** A measurement under way, and how to give it up. */
+interface Measuring {
+  sizes: Promise<Map<ShippedFile, number> | undefined>;
+  abort: AbortController;
+}
+
+function zipSize(shipment: Shipment, stored: ReadonlyMap<ShippedFile, number>): number {
+  return zipSizeOf(shipment.files.map((file) => ({ name: file.name, storedSize: stored.get(file)! })));
 }
 
 /**
  * Opens a tool folder as the bundle pack would make of it: what validate and the dev server check.
- * The zip's size is measured unless `measure` is false.
+ * The zip's size is measured unless `measure` is false. With `measure: 'alongside'` the source
+ * comes back at once and the size is measured while its files are read (deflating on the thread
+ * pool while the checks run on the main thread); its `sized` settles when the size is known.
  */
-export async function openShippedFolder(root: string, options: ShipmentOptions & { measure?: boolean } = {}): Promise<ShippedSource> {
+export async function openShippedFolder(root: string, options: ShipmentOptions & { measure?: boolean | 'alongside' } = {}): Promise<ShippedSource> {
   const shipment = await planShipment(root, options).catch(explainFileSystemError);
+  if (options.measure === 'alongside') {
+    const abort = new AbortController();
+    return shipmentSource(shipment, undefined, { sizes: measureShipment(shipment, abort.signal), abort });
+  }
   const stored = options.measure === false ? undefined : await measureShipment(shipment);
   return shipmentSource(shipment, stored);
 }
