@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HEAVY_PARSING } from '../../src/core/code/script-syntax.js';
+import { COLLECT_EVERY } from '../../src/core/code/js-syntax.js';
 import { runCli } from '../helpers/cli.js';
 import { goodFiles, writeFolder } from '../helpers/bundles.js';
 
@@ -81,10 +82,10 @@ describe('V8 compilation cache in the CLI', () => {
   });
 
   it("past that, V8's collector runs every few megabytes of script parsed, and not before", () => {
-    // Six files of 4 MB: however the parses fall between the two threads, one of them parses at
-    // least 12 MB, and collects at least twice.
+    // However the parses fall between the two threads, one of them parses at least half, three
+    // times COLLECT_EVERY, and collects three times; the last may come as the process exits.
     const files: Record<string, string | Buffer> = { ...goodFiles() };
-    for (let i = 0; i < 6; i++) files[`lib/part-${i}.js`] = script(HEAVY_PARSING);
+    for (let i = 0; i < (6 * COLLECT_EVERY) / HEAVY_PARSING; i++) files[`lib/part-${i}.js`] = script(HEAVY_PARSING);
     const run = watched(['validate', writeFolder(files)]);
     expect(run.code).toBe(0);
     expect(run.collections.length).toBeGreaterThanOrEqual(2);
