@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mapReferenceOf } from '../../src/core/source-map/map-reference.js';
 import { sourceDirectives } from '../../src/core/source-map/source-directives.js';
-import { codePointColumn, utf16Offset } from '../../src/core/source-map/source-placer.js';
+import { codePointColumn, lineStartsOf, utf16Offset } from '../../src/core/source-map/source-placer.js';
 
 describe('the map comment of a built file', () => {
   it.each([
@@ -99,5 +99,19 @@ describe('columns between characters and UTF-16 units', () => {
     expect(utf16Offset('abc', 2)).toBe(1);
     expect(codePointColumn('abc', 2)).toBe(3);
     expect(utf16Offset('abc', 99)).toBe(3);
+  });
+});
+
+describe('where lines start', () => {
+  it.each([
+    ['LF', 'a\nbc\n\nd', [0, 2, 5, 6]],
+    ['CRLF', 'a\r\nbc\r\n', [0, 3, 7]],
+    ['a lone CR', 'a\rbc\r', [0, 2, 5]],
+    ['all three mixed', 'a\r\nb\rc\nd', [0, 3, 5, 7]],
+    ['one long line', `${'x'.repeat(100_000)}\n`, [0, 100_001]],
+    ['no line break', 'abc', [0]],
+    ['nothing', '', [0]],
+  ])('%s', (_name, text, starts) => {
+    expect(lineStartsOf(text)).toEqual(starts);
   });
 });
