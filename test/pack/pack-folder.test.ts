@@ -5,6 +5,7 @@ import { packFolder, type PackProgress, type PackResult } from '../../src/core/p
 import { defaultZipName, DestinationExistsError, safeFileName } from '../../src/core/pack/destination.js';
 import { validateBundle } from '../../src/core/validate.js';
 import { tempDir, writeFolder } from '../helpers/bundles.js';
+import { noise } from '../helpers/noise.js';
 import { GOOD_ZIP_NAME, goodFiles, goodManifest, openFileCount, sha256, tempFilesIn } from './helpers.js';
 
 /** A tool folder and a separate working folder, so outputs never land inside the tool by accident. */
@@ -442,6 +443,24 @@ describe('packFolder: aborting', () => {
     await expect(packing).rejects.toMatchObject({ name: 'AbortError' });
     expect(atAbort).toEqual([]);
     expect(lastDone).toBe(3);
+  });
+
+  it('a dry run aborted while the files are checked stops measuring the zip, and writes nothing', async () => {
+    const files: Record<string, string | Buffer> = { ...goodFiles() };
+    for (let i = 0; i < 30; i++) files[`js/chunk-${i}.js`] = `let v${i} = ${i};\n`.repeat(5_000);
+    const { tool, cwd } = setup(files);
+    const controller = new AbortController();
+    const packing = packFolder(tool, { cwd, dryRun: true, signal: controller.signal, onProgress: (progress) => progress.step === 'check-files' && controller.abort() });
+    await expect(packing).rejects.toMatchObject({ name: 'AbortError' });
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it('a dry run measures the zip while it checks the files: the size is the written zip’s', async () => {
+    const { tool, cwd } = setup({ ...goodFiles(), 'img/noise.png': noise(20_000), 'js/a.js': 'a += 1;\n'.repeat(3_000) });
+    const dry = await packFolder(tool, { cwd, dryRun: true });
+    const written = await packFolder(tool, { cwd });
+    expect(dry.zipSize).toBe(written.zipSize);
+    expect(dry.zipSize).toBe(statSync(written.outputPath).size);
   });
 });
 

@@ -172,7 +172,7 @@ describe('openShippedFolder: the folder as the rules see it', () => {
   });
 
   it('measured alongside: the source comes at once, and its sizes when `sized` settles, the same as measured first', async () => {
-    const tool = writeFolder({ ...goodFiles(), 'img/noise.png': noise(3_000), 'app.js': 'const total = 1;\n'.repeat(5_000) });
+    const tool = writeFolder({ ...goodFiles(), 'img/noise.png': noise(3_000), 'app.js': 'total += 1;\n'.repeat(5_000) });
     const first = await openShippedFolder(tool);
     const alongside = await openShippedFolder(tool, { measure: 'alongside' });
     expect(alongside.sized).toBeInstanceOf(Promise);
@@ -183,18 +183,18 @@ describe('openShippedFolder: the folder as the rules see it', () => {
   });
 
   it('measured alongside: a file that changes while it is measured fails `sized` as opening would, and validate with it', async () => {
-    const tool = writeFolder({ ...goodFiles(), 'app.js': 'const total = 1;\n'.repeat(50_000) });
+    const tool = writeFolder({ ...goodFiles(), 'app.js': 'total += 1;\n'.repeat(50_000) });
     const source = await openShippedFolder(tool, { measure: 'alongside' });
     // The measurement has opened the file at most: its first read waits for this turn of the event loop.
-    writeFileSync(path.join(tool, 'app.js'), 'const total = 2;\n');
+    writeFileSync(path.join(tool, 'app.js'), 'total += 2;\n');
     await expect(source.sized).rejects.toMatchObject({ name: 'UsageError', message: 'app.js changed while it was being read. Wait for the build to finish, then try again.' });
     const changing = await openShippedFolder(tool, { measure: 'alongside' });
-    writeFileSync(path.join(tool, 'app.js'), 'const total = 3;\n'.repeat(3));
+    writeFileSync(path.join(tool, 'app.js'), 'total += 3;\n'.repeat(3));
     await expect(validateBundle(changing)).rejects.toMatchObject({ name: 'UsageError', message: expect.stringMatching(/^app\.js changed while it was being read/) });
   });
 
   it('measured alongside: closing the source gives the measurement up', async () => {
-    const tool = writeFolder({ ...goodFiles(), ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`lib/part${i}.js`, 'const total = 1;\n'.repeat(20_000)])) });
+    const tool = writeFolder({ ...goodFiles(), ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`lib/part${i}.js`, 'total += 1;\n'.repeat(20_000)])) });
     const source = await openShippedFolder(tool, { measure: 'alongside' });
     await source.close();
     await expect(source.sized).rejects.toMatchObject({ name: 'AbortError' });

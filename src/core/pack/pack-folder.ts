@@ -11,7 +11,7 @@ import { checkOverrides, checkRuleSettings, validateBundle, type RuleSetting } f
 import { quoteArgument, requireManifestHere } from './manifest-elsewhere.js';
 import { commitTempFile, createTempFile, defaultZipName, DestinationExistsError, pathExists, resolveDestination } from './destination.js';
 import type { ExcludedEntry } from './select-files.js';
-import { COMPRESSION_LEVEL, explainFileSystemError, measureShipment, planShipment, readShippedWhole, shipmentSource } from './shipment.js';
+import { COMPRESSION_LEVEL, explainFileSystemError, measuringSource, planShipment, readShippedWhole, shipmentSource } from './shipment.js';
 import { writeZip } from './write-zip.js';
 
 
@@ -137,9 +137,15 @@ export async function packFolder(folder: string, options: PackOptions = {}): Pro
   if (options.dryRun || files.findings.length > 0 || base.files > MAX_FILES || base.unpackedSize > MAX_UNPACKED_BYTES) {
     signal?.throwIfAborted();
     onProgress?.({ step: 'check-files', files: base.files });
-    const stored = await measureShipment(shipment, signal);
-    const measured = shipmentSource(shipment, stored);
-    const filesReport = asFolderReport(await validateBundle(measured, { rules, overrides, sourceMaps }), folder);
+    const measured = measuringSource(shipment, signal);
+    let filesReport: Report;
+    try {
+      filesReport = asFolderReport(await validateBundle(measured, { rules, overrides, sourceMaps }), folder);
+    } catch (error) {
+      // The measurement may still be under way.
+      await measured.close();
+      throw error;
+    }
     if (!filesReport.ok || options.dryRun) {
       const listed = shipment.files.map((file) => ({ path: file.name, size: file.size }));
       return {

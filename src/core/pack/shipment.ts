@@ -179,6 +179,18 @@ export function shipmentSource(shipment: Shipment, stored?: ReadonlyMap<ShippedF
   return source;
 }
 
+/**
+ * The shipment as a bundle whose zip is measured while its files are read: deflating runs on the
+ * thread pool while the checks run on the main thread. Its `sized` settles when the size is known;
+ * closing it, or `signal`, gives the measurement up.
+ */
+export function measuringSource(shipment: Shipment, signal?: AbortSignal): ShippedSource {
+  const abort = new AbortController();
+  if (signal?.aborted) abort.abort(signal.reason);
+  else signal?.addEventListener('abort', () => abort.abort(signal.reason), { once: true });
+  return shipmentSource(shipment, undefined, { sizes: measureShipment(shipment, abort.signal), abort });
+}
+
 /** An entry whose stored size may be filled in after the source is made. */
 type SizedEntry = { -readonly [K in keyof BundleEntry]: BundleEntry[K] };
 
@@ -200,10 +212,7 @@ function zipSize(shipment: Shipment, stored: ReadonlyMap<ShippedFile, number>): 
  */
 export async function openShippedFolder(root: string, options: ShipmentOptions & { measure?: boolean | 'alongside' } = {}): Promise<ShippedSource> {
   const shipment = await planShipment(root, options).catch(explainFileSystemError);
-  if (options.measure === 'alongside') {
-    const abort = new AbortController();
-    return shipmentSource(shipment, undefined, { sizes: measureShipment(shipment, abort.signal), abort });
-  }
+  if (options.measure === 'alongside') return measuringSource(shipment);
   const stored = options.measure === false ? undefined : await measureShipment(shipment);
   return shipmentSource(shipment, stored);
 }
