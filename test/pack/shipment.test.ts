@@ -193,6 +193,15 @@ describe('openShippedFolder: the folder as the rules see it', () => {
     await expect(validateBundle(changing)).rejects.toMatchObject({ name: 'UsageError', message: expect.stringMatching(/^app\.js changed while it was being read/) });
   });
 
+  it('a file removed after the walk: the checks reading it say so as a usage error, as measuring does', async () => {
+    const tool = writeFolder(goodFiles());
+    const gone = path.join(tool, 'app.js');
+    const source = await openShippedFolder(tool, { measure: 'alongside' });
+    rmSync(gone);
+    await expect(validateBundle(source)).rejects.toMatchObject({ name: 'UsageError', message: expect.stringMatching(new RegExp(`^cannot read ${literal(gone)}: ENOENT: `)) });
+    await expect(source.sized).rejects.toMatchObject({ name: 'UsageError' });
+  });
+
   it('measured alongside: closing the source gives the measurement up', async () => {
     const tool = writeFolder({ ...goodFiles(), ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`lib/part${i}.js`, 'total += 1;\n'.repeat(20_000)])) });
     const source = await openShippedFolder(tool, { measure: 'alongside' });

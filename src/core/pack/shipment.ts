@@ -158,7 +158,8 @@ export function shipmentSource(shipment: Shipment, stored?: ReadonlyMap<ShippedF
     read: (entry, limit, sink) => {
       const file = byEntry.get(entry);
       if (!file) throw new Error(`not an entry of this bundle: ${entry.path}`);
-      return readShipped(shipment, file, limit, sink);
+      // A file gone or unreadable since the walk is the user's to fix, as it is when measuring.
+      return readShipped(shipment, file, limit, sink).catch(explainFileSystemError);
     },
     close: async () => {
       measuring?.abort.abort();
