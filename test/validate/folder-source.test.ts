@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openFolderSource } from '../../src/core/bundle/folder-source.js';
@@ -103,6 +104,32 @@ describe('reading a file of a folder', () => {
     expect(grows.result).toEqual({ bytes: grown.length, stoppedAtLimit: false });
     expect(grows.bytes.equals(grown)).toBe(true);
     expect(await readAll(source, 'shrinks.bin', 10_000_000)).toEqual({ result: { bytes: 1, stoppedAtLimit: false }, bytes: Buffer.from('x'), chunks: 1 });
+  });
+
+  it('a file read whole takes one read per chunk, none more to find its end; one of no size is read to its end', async () => {
+    const root = writeFolder({ 'small.js': 'x'.repeat(1_000), 'large.bin': noise(600_000), 'empty.js': '' });
+    const source = await openFolderSource(root);
+    const probe = await open(path.join(root, 'small.js'));
+    const prototype = Object.getPrototypeOf(probe) as { read: (...args: unknown[]) => Promise<unknown> };
+    await probe.close();
+    const original = prototype.read;
+    let reads = 0;
+    prototype.read = function (this: unknown, ...args: unknown[]) {
+      reads++;
+      return original.apply(this, args);
+    };
+    try {
+      const counted = async (file: string) => {
+        reads = 0;
+        const { result } = await readAll(source, file, 10_000_000);
+        return { bytes: result.bytes, reads };
+      };
+      expect(await counted('small.js')).toEqual({ bytes: 1_000, reads: 1 });
+      expect(await counted('large.bin')).toEqual({ bytes: 600_000, reads: 3 });
+      expect(await counted('empty.js')).toEqual({ bytes: 0, reads: 1 });
+    } finally {
+      prototype.read = original;
+    }
   });
 
   it('each chunk is a buffer of its own, which a reader may keep', async () => {

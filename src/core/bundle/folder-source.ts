@@ -83,15 +83,16 @@ async function readFile(entry: FolderEntry, limit: number, sink: (chunk: Buffer)
   if (!entry.readable) return { bytes: 0, stoppedAtLimit: false };
   // If the file was swapped for a link or a named pipe since the walk, it is refused, not followed
   // or waited on.
-  const { handle } = await openRegularFile(entry.absolute, { followLinks: false });
+  const { handle, info } = await openRegularFile(entry.absolute, { followLinks: false });
   try {
     let passed = 0;
-    const size = entry.declaredSize;
+    const size = info.size;
     for (;;) {
       // Each chunk is read into its own buffer and handed on as it is, not copied. The buffer fits
-      // what the walk said is left, and one byte more, so a file read whole holds no spare memory;
-      // the read that finds its end asks for a single byte.
-      const want = passed < size ? Math.min(CHUNK, size - passed + 1) : passed === size ? 1 : CHUNK;
+      // what is left of the file as it was opened, and one byte more: a file read whole holds no
+      // spare memory, and a read that leaves that byte unfilled at the file's size has found its
+      // end, without one more read to be told so. A file that reports no size is read to its end.
+      const want = passed < size ? Math.min(CHUNK, size - passed + 1) : CHUNK;
       const buffer = Buffer.allocUnsafe(want);
       const { bytesRead } = await handle.read(buffer, 0, want, null);
       if (bytesRead === 0) return { bytes: passed, stoppedAtLimit: false };
@@ -102,6 +103,7 @@ async function readFile(entry: FolderEntry, limit: number, sink: (chunk: Buffer)
       }
       sink(buffer.subarray(0, bytesRead));
       passed += bytesRead;
+      if (bytesRead < want && passed >= size && size > 0) return { bytes: passed, stoppedAtLimit: false };
     }
   } finally {
     await handle.close();
