@@ -53,7 +53,7 @@ async function walk(
   omit: (entryPath: string) => boolean,
 ): Promise<void> {
   const children = await readdir(absolute, { withFileTypes: true, encoding: 'buffer' });
-  const listed: FolderEntry[] = [];
+  const listed: Array<FolderEntry & { declaredSize: number }> = [];
   for (const child of children) {
     const nameBytes = child.name as unknown as Buffer;
     let name: string;
@@ -72,10 +72,13 @@ async function walk(
   // The files' sizes are asked for a batch at a time, not one after another: each is a trip to the
   // thread pool, and a folder of a few hundred files spent most of its walk waiting on them.
   for (let first = 0; first < listed.length; first += STAT_BATCH) {
-    const batch = listed.slice(first, first + STAT_BATCH);
-    const sizes = await Promise.all(batch.map((entry) => (entry.kind === 'file' ? lstat(entry.absolute).then((info) => info.size) : 0)));
-    batch.forEach((entry, index) => entries.push({ ...entry, declaredSize: sizes[index]! }));
+    await Promise.all(
+      listed.slice(first, first + STAT_BATCH).map(async (entry) => {
+        if (entry.kind === 'file') entry.declaredSize = (await lstat(entry.absolute)).size;
+      }),
+    );
   }
+  for (const entry of listed) entries.push(entry);
   for (const entry of listed) if (entry.kind === 'directory' && descend(entry.path)) await walk(entry.absolute, entry.path, entries, findings, descend, omit);
 }
 

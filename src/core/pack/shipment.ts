@@ -73,9 +73,12 @@ export async function planShipment(root: string, options: ShipmentOptions = {}):
   return { selection, files, names, output };
 }
 
-/** Streams the bytes of a file that ship, as BundleSource.read does. */
+/**
+ * Streams the bytes of a file that ship, as BundleSource.read does. A file gone or unreadable since
+ * the walk is a UsageError that names it (explainFileSystemError).
+ */
 export function readShipped(shipment: Shipment, file: ShippedFile, limit: number, sink: (chunk: Buffer) => void): Promise<ReadResult> {
-  if (!file.content) return shipment.selection.source.read(file.entry, limit, sink);
+  if (!file.content) return shipment.selection.source.read(file.entry, limit, sink).catch(explainFileSystemError);
   const part = file.content.subarray(0, Math.max(0, limit));
   if (part.length > 0) sink(part);
   return Promise.resolve({ bytes: part.length, stoppedAtLimit: part.length < file.content.length });
@@ -84,7 +87,7 @@ export function readShipped(shipment: Shipment, file: ShippedFile, limit: number
 /** A file's bytes that ship, insisting it still has the size it had when the folder was walked. */
 export async function readShippedWhole(shipment: Shipment, file: ShippedFile): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  await readShipped(shipment, file, file.size + 1, (chunk) => chunks.push(chunk)).catch(explainFileSystemError);
+  await readShipped(shipment, file, file.size + 1, (chunk) => chunks.push(chunk));
   const content = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
   if (content.length !== file.size) {
     throw new UsageError(`${file.entry.path} changed while it was being read. Wait for the build to finish, then try again.`);
@@ -158,8 +161,7 @@ export function shipmentSource(shipment: Shipment, stored?: ReadonlyMap<ShippedF
     read: (entry, limit, sink) => {
       const file = byEntry.get(entry);
       if (!file) throw new Error(`not an entry of this bundle: ${entry.path}`);
-      // A file gone or unreadable since the walk is the user's to fix, as it is when measuring.
-      return readShipped(shipment, file, limit, sink).catch(explainFileSystemError);
+      return readShipped(shipment, file, limit, sink);
     },
     close: async () => {
       measuring?.abort.abort();

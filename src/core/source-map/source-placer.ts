@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { TraceMap, traceSegment } from '@jridgewell/trace-mapping';
 import { mapReferenceOf } from './map-reference.js';
-import { isFileInside, pathInside, readInside } from './read-inside.js';
+import { isFileInside, pathInside, readInside, readRegularUpTo } from './read-inside.js';
 
 /** A place in the author's own files: `file` relative to the placer's root, with `/`. */
 export interface SourcePosition {
@@ -147,7 +147,7 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
     const relative = path.relative(realRoot, absolute).split(path.sep).join('/');
     if (!texts.has(relative)) {
       const content = map.trace.sourcesContent?.[index];
-      const text = typeof content === 'string' ? content : (await readInside(realRoot, absolute, MAX_SOURCE_BYTES))?.toString('utf8');
+      const text = typeof content === 'string' ? content : (await readRegularUpTo(absolute, MAX_SOURCE_BYTES))?.toString('utf8');
       if (text !== undefined) texts.set(relative, text);
     }
     return relative;
