@@ -3,9 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Plugin, ResolvedConfig, ViteDevServer } from 'vite';
-import { startDevServer, type DevServer } from '../dev/server.js';
+import type { DevServer } from '../dev/server.js';
 import type { CallOutcome } from '../dev/session.js';
-import { describeWarning } from '../platform/index.js';
 import type { PipelinePluginOptions } from './options.js';
 import { readProjectSettings } from './project.js';
 
@@ -103,7 +102,8 @@ function startHostWith(server: ViteDevServer, options: PipelinePluginOptions): P
 }
 
 async function startHost(config: ResolvedConfig, url: string, options: PipelinePluginOptions): Promise<DevServer> {
-  const project = await readProjectSettings(config.root);
+  // Loaded only when Vite serves: a build never starts the host.
+  const [{ startDevServer }, { describeWarning }, project] = await Promise.all([import('../dev/server.js'), import('../platform/index.js'), readProjectSettings(config.root)]);
   const logger = config.logger;
   const fromRoot = (file: string) => path.resolve(config.root, file);
   return startDevServer({
@@ -126,12 +126,12 @@ async function startHost(config: ResolvedConfig, url: string, options: PipelineP
       else if (level === 'warning') logger.warn(line);
       else logger.info(line);
     },
-    onCall: (method, outcome) => logger.info(`${PREFIX} ${describeCall(method, outcome)}`),
+    onCall: (method, outcome) => logger.info(`${PREFIX} ${describeCall(method, outcome, describeWarning)}`),
   });
 }
 
 /** A bridge call as dev's terminal log shows it: method, result, warnings, time. */
-function describeCall(method: string, outcome: CallOutcome): string {
+function describeCall(method: string, outcome: CallOutcome, describeWarning: (warning: CallOutcome['warnings'][number]) => string): string {
   const count = outcome.warnings.length;
   const counted = count === 0 ? '' : count === 1 ? ', 1 warning' : `, ${count} warnings`;
   const warnings = outcome.warnings.map((warning) => `\n    warning ${describeWarning(warning)}`).join('');
