@@ -1,7 +1,14 @@
-/** 12345678 → "12,345,678". Limits are decimal and exact, so figures are printed in full. */
+/**
+ * 12345678 → "12,345,678", for whole numbers. Grouped by hand: toLocaleString loads the locale data
+ * on first use, tens of milliseconds.
+ */
+export function groupDigits(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+}
+
+/** 12345678 → "12,345,678 bytes". Limits are decimal and exact, so figures are printed in full. */
 export function formatBytes(n: number): string {
-  // Grouped by hand: toLocaleString loads the locale data on first use, tens of milliseconds.
-  return `${String(n).replace(/\B(?=(\d{3})+$)/g, ',')} bytes`;
+  return `${groupDigits(n)} bytes`;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { MAX_MAP_BYTES } from '../core/source-map/source-placer.js';
+
 /*
  * The files of a page framed from another dev server (the Vite plugin, `dev --url`), read from
  * that server as the browser got them, so that what goes wrong in them can be placed at the
@@ -9,7 +11,7 @@
  */
 
 /** A file larger than this is not read: the limit on a source map read from disk, as validate has it. */
-export const MAX_SERVED_BYTES = 50_000_000;
+export const MAX_SERVED_BYTES = MAX_MAP_BYTES;
 /** How long a server has to send a whole file. */
 const TIMEOUT_MS = 10_000;
 

@@ -1,4 +1,5 @@
 import type { BridgeContextDto, BridgeToolType } from '../bridge/types.js';
+import { groupDigits } from '../core/format-bytes.js';
 import {
   BridgeModelError,
   createPlatform,
@@ -170,9 +171,8 @@ export function createDevSession(options: DevSessionOptions): DevSession {
     const started = performance.now();
     const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
     if (bytes !== undefined && bytes > MAX_CALL_BYTES) {
-      const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
       const message =
-        `${method} was not run: the call is ${grouped(bytes)} bytes as JSON, more than the ${grouped(MAX_CALL_BYTES)} ` +
+        `${method} was not run: the call is ${groupDigits(bytes)} bytes as JSON, more than the ${groupDigits(MAX_CALL_BYTES)} ` +
         'the emulated host takes in one call. Nothing was changed; send less in one call (fewer lines in a batch, say).';
       return { ok: false, error: { name: 'BridgeError', code: 'CALL_TOO_LARGE', method, message, details: [] }, warnings, ms: elapsed() };
     }

@@ -1,3 +1,4 @@
+import { groupDigits } from '../core/format-bytes.js';
 import { describeWarning, type BridgeWarning } from '../platform/index.js';
 
 /*
@@ -16,7 +17,7 @@ export function summariseWarnings(warnings: readonly BridgeWarning[], shown = WA
   if (rest <= 0) return lines;
   const byCode = new Map<string, number>();
   for (const warning of warnings.slice(shown)) byCode.set(warning.code, (byCode.get(warning.code) ?? 0) + 1);
-  const counts = [...byCode].map(([code, count]) => `${count.toLocaleString('en-US')} ${code}`).join(', ');
-  lines.push(`… and ${rest.toLocaleString('en-US')} more like these (${counts})`);
+  const counts = [...byCode].map(([code, count]) => `${groupDigits(count)} ${code}`).join(', ');
+  lines.push(`… and ${groupDigits(rest)} more like these (${counts})`);
   return lines;
 }

@@ -81,7 +81,7 @@ function checkBase(config: ResolvedConfig): void {
 function warnOfOtherSource(config: ResolvedConfig, project: ProjectSettings): void {
   const outDir = path.resolve(config.root, config.build.outDir);
   if (project.source === null || project.file === null || project.source === outDir) return;
-  const relative = (to: string) => path.relative(project.root, to).split(path.sep).join('/') || '.';
+  const relative = (to: string) => fromRoot(project.root, to);
   config.logger.warn(
     `${PREFIX} ${path.basename(project.file)} names "${relative(project.source)}" as the tool folder, but Vite builds into ${relative(outDir)}, so pipeline-tool validate and pack would not see this build. Set "source": "${relative(outDir)}".`,
   );

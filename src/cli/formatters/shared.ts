@@ -23,13 +23,16 @@ export function visibleProblems(report: Report, options: FormatOptions) {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** "2 problems (1 error, 1 warning)", or "no problems", for the end of human-readable output. */
+/** "2 problems (1 error, 1 warning)", or "no problems". */
+export function countsPhrase(counts: Pick<Report, 'errorCount' | 'warningCount'>): string {
+  const total = counts.errorCount + counts.warningCount;
+  return total === 0 ? 'no problems' : `${plural(total, 'problem')} (${plural(counts.errorCount, 'error')}, ${plural(counts.warningCount, 'warning')})`;
+}
+
+/** The bundle and its counts, for the end of human-readable output. */
 export function summaryLine(report: Report, options: FormatOptions): string {
-  const total = report.errorCount + report.warningCount;
-  const bundle = showName(report.bundle);
-  if (total === 0) return `${bundle}: no problems`;
   const hidden = options.quiet && report.warningCount > 0 ? `; ${plural(report.warningCount, 'warning')} hidden by --quiet` : '';
-  return `${bundle}: ${plural(total, 'problem')} (${plural(report.errorCount, 'error')}, ${plural(report.warningCount, 'warning')})${hidden}`;
+  return `${showName(report.bundle)}: ${countsPhrase(report)}${hidden}`;
 }
 
 /**

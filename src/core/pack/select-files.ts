@@ -3,6 +3,7 @@ import type ignore from 'ignore';
 import { CONFIG_FILE } from '../config/file-name.js';
 import { ignorePackage } from '../config/ignore-package.js';
 import { UsageError } from '../errors.js';
+import { formatBytes } from '../format-bytes.js';
 import { NotRegularFileError, openRegularFile } from '../regular-file.js';
 import { openFolderSource } from '../bundle/folder-source.js';
 import type { ExcludedEntry, ExclusionReason } from '../bundle/left-out.js';
@@ -165,7 +166,7 @@ async function readIgnoreFile(root: string): Promise<string | undefined> {
     throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
   }
   try {
-    if (info.size > IGNORE_FILE_LIMIT) throw new UsageError(`${file} is larger than ${IGNORE_FILE_LIMIT.toLocaleString('en-US')} bytes; is it really an ignore file?`);
+    if (info.size > IGNORE_FILE_LIMIT) throw new UsageError(`${file} is larger than ${formatBytes(IGNORE_FILE_LIMIT)}; is it really an ignore file?`);
     return await handle.readFile('utf8');
   } finally {
     await handle.close();

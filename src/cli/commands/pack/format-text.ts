@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Chalk, type ChalkInstance } from 'chalk';
-import { formatBytes, showName } from '../../../core/format-bytes.js';
+import { formatBytes, groupDigits, showName } from '../../../core/format-bytes.js';
 import type { PackResult } from '../../../core/pack/pack-folder.js';
 import type { ExcludedEntry, ExclusionReason } from '../../../core/pack/select-files.js';
 import { ALLOWED_EXTENSIONS } from '../../../core/paths.js';
@@ -74,6 +74,5 @@ function showPath(file: string, cwd: string): string {
   return showName(relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file);
 }
 
-// Grouped by hand: the first toLocaleString call loads ICU data, about 10 ms of every pack.
-const number = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+const number = groupDigits;
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;

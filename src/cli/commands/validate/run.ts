@@ -3,6 +3,7 @@ import { validateBundle } from '../../../core/validate.js';
 import { UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { loadFormatter } from '../../formatters/index.js';
+import { countsPhrase } from '../../formatters/shared.js';
 import { useColour, type CliIo } from '../../io.js';
 import { resolveTargets } from '../../project.js';
 import type { ValidateFlags } from './command.js';
@@ -72,7 +73,7 @@ async function printReports(reports: readonly Report[], flags: Pick<ValidateFlag
     return;
   }
   const parts = reports.map((report) => formatter(report, options));
-  const line = `${reports.length} bundles: ${describeCounts(total)}`;
+  const line = `${reports.length} bundles: ${countsPhrase(total)}`;
   if (flags.format === 'github') {
     io.stdout(`${parts.join('')}${line}\n`);
     return;
@@ -93,12 +94,6 @@ function totalOf(reports: readonly Report[]): Total {
   const errorCount = reports.reduce((sum, report) => sum + report.errorCount, 0);
   const warningCount = reports.reduce((sum, report) => sum + report.warningCount, 0);
   return { ok: errorCount === 0, errorCount, warningCount };
-}
-
-function describeCounts(total: Total): string {
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  const problems = total.errorCount + total.warningCount;
-  return problems === 0 ? 'no problems' : `${plural(problems, 'problem')} (${plural(total.errorCount, 'error')}, ${plural(total.warningCount, 'warning')})`;
 }
 
 export function exitCodeFor(report: Pick<Report, 'errorCount' | 'warningCount'>, maxWarnings: number | undefined): number {
