@@ -190,7 +190,7 @@ export class ModuleStatements {
     const modules = file.bundle.modules;
     for (const { outer, inner } of this.pairs) {
       if (inner === undefined || outer === '*') continue;
-      const word = lookupWord(Buffer.from(inner), 0, Buffer.byteLength(inner));
+      const word = wordOf(inner);
       // Names the checks know (`alert`) are only shadowed; `pipeline` may be the bridge itself.
       if (word >= 0 && word !== W.pipeline) continue;
       const found = resolveExport(modules, module, outer);

@@ -665,12 +665,6 @@ export class JsWalker implements JsTokenHandler {
   isGlobalRoot(word: number): boolean {
     return isGlobalObject(word);
   }
-
-  /** True when a watched name is declared in the frame at `depth` or one around it. */
-  declaredAt(depth: number, bit: number): boolean {
-    for (let d = Math.min(depth, this.frames.declared.length - 1); d >= 0; d--) if (this.frames.declared[d]! & bit) return true;
-    return false;
-  }
 }
 
 function endOf(punct: number, chain: ChainState): number {

@@ -78,8 +78,9 @@ export class JsonChecker {
   private bomIndex = 0;
   /** A `,` was read and no value or key after it yet: a closer now is a trailing comma. */
   private commaPending = false;
-  /** Where that comma is: a trailing comma is reported there, not at the bracket after it. */
-  private comma = { line: 0, column: 0 };
+  /** Where that comma is (not an object: this runs for every comma of a file). */
+  private commaLine = 0;
+  private commaColumn = 0;
   error: JsonError | undefined;
 
   constructor(origin: { line: number; column: number } = { line: 1, column: 1 }) {
@@ -118,6 +119,11 @@ export class JsonChecker {
     return this.error;
   }
 
+  /** Where the pending comma is: a trailing comma is reported there, not at the bracket after it. */
+  private commaAt(): { line: number; column: number } {
+    return { line: this.commaLine, column: this.commaColumn };
+  }
+
   private fail(detail: string, at?: { line: number; column: number }): void {
     if (this.state === V_FAILED) return;
     this.error = { line: at?.line ?? this.line, column: at?.column ?? this.column, detail };
@@ -147,7 +153,7 @@ export class JsonChecker {
           return;
         }
         if (c === 0x7d && !this.commaPending) return this.close();
-        if (c === 0x7d) return this.fail('a trailing comma before "}" (JSON does not allow one)', this.comma);
+        if (c === 0x7d) return this.fail('a trailing comma before "}" (JSON does not allow one)', this.commaAt());
         if (c === 0x27) return this.fail('a key in single quotes (JSON needs double quotes)');
         if (c === 0x2f) return this.fail('a comment (JSON does not allow comments)');
         return this.fail(`unexpected ${describe(c)} where a key in double quotes was expected`);
@@ -190,7 +196,7 @@ export class JsonChecker {
         return;
       case 0x5d:
         if (this.depth > 0 && this.stack[this.depth] === ARRAY) {
-          if (this.commaPending) return this.fail('a trailing comma before "]" (JSON does not allow one)', this.comma);
+          if (this.commaPending) return this.fail('a trailing comma before "]" (JSON does not allow one)', this.commaAt());
           return this.close();
         }
         return this.fail(`unexpected "]"`);
@@ -250,7 +256,8 @@ export class JsonChecker {
     const container = this.stack[this.depth];
     if (c === 0x2c) {
       this.commaPending = true;
-      this.comma = { line: this.line, column: this.column };
+      this.commaLine = this.line;
+      this.commaColumn = this.column;
       this.state = container === OBJECT ? V_KEY : V_VALUE;
       return;
     }

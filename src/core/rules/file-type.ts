@@ -1,5 +1,14 @@
-import { ALLOWED_EXTENSIONS, extensionOf, junkReason } from '../paths.js';
+import type { Finding } from '../problem.js';
+import { acceptedOnceTrimmed, ALLOWED_EXTENSIONS, extensionOf, junkReason } from '../paths.js';
 import { defineRule } from './rule.js';
+
+/**
+ * For a rule about a file's name: `app.js ` is a bad name, not a bad type, so when the name is
+ * accepted once trimmed, this rule's file-type finding for it would only add noise.
+ */
+export function nameExplainsFileType({ file }: { file?: string | undefined }): ((other: Finding) => boolean) | undefined {
+  return file !== undefined && acceptedOnceTrimmed(file) ? (other) => other.ruleId === 'file-type' && other.file === file : undefined;
+}
 
 /** How to make a refused type acceptable, by extension. */
 const HINTS: Record<string, string> = {

@@ -1,4 +1,5 @@
-import { acceptedOnceTrimmed, DECEPTIVE_CHARACTERS } from '../paths.js';
+import { DECEPTIVE_CHARACTERS } from '../paths.js';
+import { nameExplainsFileType } from './file-type.js';
 import { defineRule } from './rule.js';
 
 export default defineRule<{ codePoint: string }>({
@@ -10,8 +11,7 @@ export default defineRule<{ codePoint: string }>({
   fix: 'Rename the file without control or invisible characters.',
   message: ({ codePoint }) =>
     `The name contains the invisible or control character ${codePoint}, which can hide its real name or extension. Rename the file.`,
-  // `app.js ` is a bad name, not a bad type: file-type would only add noise.
-  supersedes: ({ file }) => (file !== undefined && acceptedOnceTrimmed(file) ? (other) => other.ruleId === 'file-type' && other.file === file : undefined),
+  supersedes: nameExplainsFileType,
   check: ({ source }) =>
     source.entries.flatMap((entry) => {
       const match = DECEPTIVE_CHARACTERS.exec(entry.path);

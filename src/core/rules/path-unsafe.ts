@@ -1,4 +1,5 @@
-import { acceptedOnceTrimmed, allDotPrefixed, ROOT_ENTRY, unsafePathReason } from '../paths.js';
+import { allDotPrefixed, ROOT_ENTRY, unsafePathReason } from '../paths.js';
+import { nameExplainsFileType } from './file-type.js';
 import { defineRule } from './rule.js';
 
 export default defineRule<{ reason: string }>({
@@ -9,8 +10,7 @@ export default defineRule<{ reason: string }>({
   why: 'Such a path could write outside the folder it is unpacked into, or cannot be created on every system.',
   fix: 'Rename the file with a plain relative path (letters, digits, - _ . and /).',
   message: ({ reason }) => `Unsafe path: ${reason}. Use relative paths with forward slashes and plain names.`,
-  // `app.js ` is a bad name, not a bad type: file-type would only add noise.
-  supersedes: ({ file }) => (file !== undefined && acceptedOnceTrimmed(file) ? (other) => other.ruleId === 'file-type' && other.file === file : undefined),
+  supersedes: nameExplainsFileType,
   check: ({ source }) => {
     // A "./" on every name, or a "./" root entry, is path-dot-prefix's one finding; the rest of
     // each name is still checked here.
