@@ -250,6 +250,15 @@ describe('markup that never runs as it stands', () => {
     expect(at(scanHtml(html, { files }))).toEqual(['reference-missing@2:40', 'reference-missing@5:31', 'reference-missing@6:28', 'dialog-call@10:18']);
   });
 
+  it('an end tag of raw text written with a space or a slash before its > does not close a <template>', () => {
+    const html = [
+      '<template><template></template><style>a{}</style ><script>alert(1)</script></template>',
+      '<template><template></template><textarea>x</textarea/><script>alert(2)</script></template>',
+      '<button onclick="alert(3)"></button>',
+    ].join('\n');
+    expect(at(scanHtml(html, { files }))).toEqual(['dialog-call@3:18']);
+  });
+
   it('reads no code in a <noscript> or a script of a non-JavaScript type', () => {
     const html = [
       '<noscript><img src="img/missing.png"><button onclick="alert(1)"></button><script>alert(2)</script></noscript>',

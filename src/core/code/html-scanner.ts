@@ -430,6 +430,8 @@ export class HtmlReader {
           this.raw = undefined;
           this.rawMatched = 0;
           this.state = c === 0x3e ? S_TEXT : S_END_TAG;
+          // The rest of `</style >` is read as an end tag's: its name is this one's, not the last.
+          this.endTagName = [...Buffer.from(tag, 'latin1')];
           this.advance(c);
           return i + 1;
         }
