@@ -1,4 +1,4 @@
-import { lstat, readdir, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CONFIG_FILE } from '../core/config/file-name.js';
 import { requireManifestHere, requireNoProjectsInside } from '../core/pack/manifest-elsewhere.js';
@@ -100,7 +100,7 @@ async function locate(given: string | undefined, explicit: LoadedConfig | undefi
   const show = (file: string) => shownPath(file, cwd);
   if (given === undefined) {
     const project = explicit ?? (await loadProjectConfig(cwd, undefined, show));
-    if (project) return { path: await sourceOf(project, cwd, buildOutput), project };
+    if (project) return { path: await sourceOf(project, cwd, command, buildOutput), project };
     await requireManifestHere(cwd, '.', command);
     return { path: cwd };
   }
@@ -110,7 +110,7 @@ async function locate(given: string | undefined, explicit: LoadedConfig | undefi
   const own = folder ? path.join(absolute, CONFIG_FILE) : undefined;
   if (own !== undefined && (await exists(own))) {
     const project = (await loadProjectConfig(cwd, show(own), show))!;
-    return { path: await sourceOf(project, cwd, buildOutput), project };
+    return { path: await sourceOf(project, cwd, command, buildOutput), project };
   }
   if (folder && !(await isFile(path.join(absolute, MANIFEST_PATH)))) {
     // validate reports a tool one level down as a problem of the folder (manifest-missing says
@@ -124,14 +124,38 @@ async function locate(given: string | undefined, explicit: LoadedConfig | undefi
 }
 
 /** The project's tool folder: its `source`, or the project file's own folder. */
-async function sourceOf(project: LoadedConfig, cwd: string, buildOutput: boolean): Promise<string> {
+async function sourceOf(project: LoadedConfig, cwd: string, command: Command, buildOutput: boolean): Promise<string> {
   const source = path.resolve(project.root, project.config.source ?? '.');
-  if (project.config.source !== undefined && !buildOutput && !(await isFolder(source))) {
-    throw new UsageError(
-      `${shownPath(project.file, cwd)} names "${project.config.source}" as "source", but ${shownPath(source, cwd)} is not a folder. Correct "source", or give the tool folder on the command line.`,
-    );
+  if (project.config.source === undefined || buildOutput || (await isFolder(source))) return source;
+  const named = `${shownPath(project.file, cwd)} names "${project.config.source}" as "source"`;
+  const build = (await exists(source)) ? undefined : await buildCommandOf(project.root);
+  if (build === undefined) {
+    throw new UsageError(`${named}, but ${shownPath(source, cwd)} ${(await exists(source)) ? 'is not a folder' : 'does not exist'}. Correct "source", or give the tool folder on the command line.`);
   }
-  return source;
+  // A build's output folder before the first build: the answer is to build, not to change "source".
+  const missing = `${shownPath(source, cwd)} is not built yet (${named}, the folder the build writes).`;
+  if (command === 'dev') {
+    throw new UsageError(`${missing} To work on the tool, run \`${build.dev}\`: Vite serves it inside the emulated host and reloads as you save. To serve a build instead, run \`${build.build}\` first.`);
+  }
+  throw new UsageError(`${missing} Build first with \`${build.build}\`, then run pipeline-tool ${command} again.`);
+}
+
+/**
+ * How a project builds its tool folder and serves it while working, as its author would type
+ * it: the package.json scripts, else Vite's own command where a Vite config is there.
+ */
+async function buildCommandOf(root: string): Promise<{ build: string; dev: string } | undefined> {
+  let scripts: Record<string, unknown> = {};
+  try {
+    const parsed = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { scripts?: unknown };
+    if (typeof parsed.scripts === 'object' && parsed.scripts !== null) scripts = parsed.scripts as Record<string, unknown>;
+  } catch {
+    // No package.json, or one that cannot be read: look for a Vite config alone.
+  }
+  const vite = (await readdir(root).catch(() => [] as string[])).some((name) => /^vite\.config\.[cm]?[jt]s$/.test(name));
+  const hasBuild = typeof scripts['build'] === 'string';
+  if (!hasBuild && !vite) return undefined;
+  return { build: hasBuild ? 'npm run build' : 'npx vite build', dev: typeof scripts['dev'] === 'string' ? 'npm run dev' : 'npx vite' };
 }
 
 /** The .zip files at the top of a folder that is neither a project nor a tool folder, sorted. */

@@ -207,8 +207,27 @@ describe('vendored code quieted by an override', () => {
     expectUsageError(runCli(['dev', '--config', 'src'], { cwd: project }), 'src is a folder');
     writeConfig(project, { source: 'tool' }, 'moved.json');
     for (const command of ['validate', 'pack', 'dev']) {
-      expectUsageError(runCli([command, '-c', 'moved.json'], { cwd: project }), 'moved.json names "tool" as "source", but tool is not a folder');
+      expectUsageError(runCli([command, '-c', 'moved.json'], { cwd: project }), 'moved.json names "tool" as "source", but tool does not exist. Correct "source"');
     }
+    writeFileSync(path.join(project, 'tool'), 'a file');
+    expectUsageError(runCli(['validate', '-c', 'moved.json'], { cwd: project }), 'moved.json names "tool" as "source", but tool is not a folder. Correct "source"');
+  });
+
+  it('before the first build, says to build (or, for dev, to serve with the project\'s dev script), not to change "source"', () => {
+    const project = vendoredProject();
+    writeConfig(project, { source: 'dist', out: 'release' });
+    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ scripts: { build: 'vite build', dev: 'vite' } }));
+    for (const command of ['validate', 'pack']) {
+      const result = runCli([command], { cwd: project });
+      expectUsageError(result, `dist is not built yet (pipeline-tool.config.json names "dist" as "source", the folder the build writes). Build first with \`npm run build\`, then run pipeline-tool ${command} again.`);
+      expect(result.stderr).not.toContain('Correct "source"');
+    }
+    expectUsageError(runCli(['dev'], { cwd: project }), 'dist is not built yet (pipeline-tool.config.json names "dist" as "source", the folder the build writes). To work on the tool, run `npm run dev`');
+    // No scripts, but a Vite config: Vite's own commands.
+    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'x' }));
+    writeFileSync(path.join(project, 'vite.config.ts'), 'export default {};\n');
+    expectUsageError(runCli(['pack'], { cwd: project }), 'Build first with `npx vite build`, then run pipeline-tool pack again.');
+    expectUsageError(runCli(['dev'], { cwd: project }), 'To work on the tool, run `npx vite`: Vite serves it inside the emulated host and reloads as you save. To serve a build instead, run `npx vite build` first.');
   });
 });
 
