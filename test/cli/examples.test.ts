@@ -42,7 +42,7 @@ function helpOf(command?: string): string {
 }
 
 /** Runs one example and checks it exits as documented; dev is stopped once it serves. */
-async function runExample(args: string[], cwd: string): Promise<void> {
+async function runExample(args: string[], cwd: string): Promise<string | undefined> {
   const shown = `pipeline-tool ${args.join(' ')} (in ${cwd})`;
   if (args[0] === 'dev') {
     const dev = spawnDev(args.slice(1), { cwd });
@@ -52,7 +52,7 @@ async function runExample(args: string[], cwd: string): Promise<void> {
     } finally {
       expect(await dev.stop(), `${shown}\n${dev.stderr()}`).toBe(0);
     }
-    return;
+    return undefined;
   }
   const result = runCli(args, { cwd });
   expect(result.stderr, shown).not.toMatch(STACK_TRACE);
@@ -61,9 +61,25 @@ async function runExample(args: string[], cwd: string): Promise<void> {
     expect(result.code, shown).toBe(2);
     expect(result.stderr).toContain('there is no terminal to ask on');
     expect(result.stderr).toContain('add --yes');
-    return;
+    return undefined;
   }
   expect(result.code, `${shown}\n${result.stdout}${result.stderr}`).toBe(0);
+  return result.stdout;
+}
+
+/** The commands of init's "Next steps:", one a line, as a reader would type them. */
+function nextSteps(output: string): string[] {
+  const block = /\nNext steps:\n((?: {2}.*\n)+)/.exec(output)?.[1] ?? '';
+  return block.split('\n').filter(Boolean).map((line) => line.trim().split(/ {3,}/)[0]!);
+}
+
+/** The commands of a shell block, comments dropped and `a && b` taken as two. */
+function blockCommands(block: string): string[] {
+  return block
+    .split('\n')
+    .map((line) => line.replace(/ +#.*$/, '').trim())
+    .filter(Boolean)
+    .flatMap((line) => line.split(' && '));
 }
 
 /** A new project made by the binary's own init, in a folder of its own. */
@@ -108,6 +124,18 @@ describe.each(TYPES)('the examples, on a new %s project', { timeout: 240_000 }, 
     for (const args of examples) await runExample(args, tempDir('pipeline-tool-examples-'));
   });
 
+  it.each(['react', 'vue'])("of docs/frameworks.md's quick start: init's next steps for %s are the lines it lists", async (template) => {
+    const doc = readFileSync(path.join(ROOT, 'docs/frameworks.md'), 'utf8');
+    const block = /```sh\n(npx pipeline-tool init [^]*?)```/.exec(doc)?.[1] ?? '';
+    const [init, ...rest] = blockCommands(block);
+    const args = words(init!).slice(2);
+    expect(args.slice(0, 4)).toEqual(['init', 'estimator', '--template', 'react']);
+    args[3] = template;
+    const output = await runExample([...args, '--yes'], tempDir('pipeline-tool-framework-start-'));
+    expect(nextSteps(output!)).toEqual(rest);
+    expect(rest).toEqual(expect.arrayContaining(['npm test', 'npm run build', 'npm run validate']));
+  });
+
   it("of the README's quick start for a first tool", async () => {
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     const block = /### Your first tool\n[^]*?```sh\n([^]*?)```/.exec(readme)?.[1] ?? '';
@@ -119,9 +147,12 @@ describe.each(TYPES)('the examples, on a new %s project', { timeout: 240_000 }, 
         const [program, ...args] = words(step);
         if (program === 'cd') {
           cwd = path.resolve(cwd, args[0]!);
-        } else if (program === 'pipeline-tool') {
+        } else if (program === 'pipeline-tool' || (program === 'npx' && args[0] === 'pipeline-tool')) {
           // Both kinds of tool, whichever the line makes.
-          await runExample(type === 'standalone' ? args : [...args, '--type', type], cwd);
+          const own = program === 'npx' ? args.slice(1) : args;
+          const output = await runExample(type === 'standalone' || own[0] !== 'init' ? own : [...own, '--type', type], cwd);
+          // What init prints next is what the README goes on to list.
+          if (own[0] === 'init') expect(nextSteps(output!)).toEqual(blockCommands(block).slice(1));
         } else if (program === 'npm' && args[0] === 'install') {
           // What installing the project's file: dependency amounts to, without the network: this
           // copy linked as pipeline-tool (project-end-to-end.test.ts runs the real npm install).
@@ -146,7 +177,7 @@ describe.each(TYPES)('the examples, on a new %s project', { timeout: 240_000 }, 
         }
       }
     }
-    // The zip the quick start names is the one pack wrote.
+    // The zip the quick start names is the one pack wrote (before the version was raised).
     const named = /dist\/(\S+\.zip)/.exec(block)?.[1];
     expect(named).toBe('my-tool-1.0.0.zip');
     expect(existsSync(path.join(cwd, 'dist', named!))).toBe(true);

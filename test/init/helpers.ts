@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -79,4 +80,6 @@ export const EXPECTED_FILES = [
   'src/manifest.json',
   'src/styles.css',
   'test/tool.test.mjs',
+  // This copy of pipeline-tool is not the registry's: init packs it into the project.
+  `vendor/pipeline-tool-${JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')).version as string}.tgz`,
 ];

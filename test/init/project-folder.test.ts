@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlink
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { assertTargetUsable, initProject, InitAnswersError, inspectTarget, readTemplate, toolkitSourceFrom, type InitAnswers } from '../../src/core/init/index.js';
+import { assertTargetUsable, initProject, InitAnswersError, inspectTarget, readTemplate, toolkitSourceFrom, type InitAnswers, type ToolkitSource } from '../../src/core/init/index.js';
 import { listFiles, REPO, tempDir } from './helpers.js';
 import { usageRefusal as refusal } from '../helpers/usage-refusal.js';
 
@@ -80,6 +80,12 @@ describe('the project folder', () => {
   });
 });
 
+/** The tarball a source copies into the project's vendor/ folder. */
+function tarballOf(source: ToolkitSource): string | undefined {
+  expect(source).toMatchObject({ kind: 'vendored', spec: `file:${source.vendor?.path}` });
+  return source.vendor && 'tarball' in source.vendor.from ? source.vendor.from.tarball : undefined;
+}
+
 describe('--pipeline-tool', () => {
   it('passes on git and tarball addresses of every kind npm knows, and only when they lead the spec', async () => {
     const cwd = await tempDir();
@@ -103,30 +109,32 @@ describe('--pipeline-tool', () => {
     mkdirSync(cwd);
     const tarball = (folder: string) => {
       writeFileSync(path.join(folder, 'p.tgz'), gzipSync('tar'));
-      return `file:${realpathSync(path.join(folder, 'p.tgz'))}`;
+      return realpathSync(path.join(folder, 'p.tgz'));
     };
     const here = tarball(cwd);
     const above = tarball(home);
     const previous = process.env['HOME'];
     process.env['HOME'] = home;
     try {
-      expect(toolkitSourceFrom('~/p.tgz', cwd).spec).toBe(above);
-      expect(toolkitSourceFrom('~/work/p.tgz', cwd).spec).toBe(here);
+      expect(tarballOf(toolkitSourceFrom('~/p.tgz', cwd))).toBe(above);
+      expect(tarballOf(toolkitSourceFrom('~/work/p.tgz', cwd))).toBe(here);
     } finally {
       if (previous === undefined) delete process.env['HOME'];
       else process.env['HOME'] = previous;
     }
-    expect(toolkitSourceFrom('../p.tgz', cwd).spec).toBe(above);
-    expect(toolkitSourceFrom('file:../p.tgz', cwd).spec).toBe(above);
-    expect(toolkitSourceFrom(`file://${path.join(home, 'p.tgz')}`, cwd).spec).toBe(above);
-    expect(toolkitSourceFrom(path.join(home, 'p.tgz'), cwd).spec).toBe(above);
-    expect(toolkitSourceFrom('p.TGZ'.toLowerCase(), cwd).spec).toBe(here);
+    expect(tarballOf(toolkitSourceFrom('../p.tgz', cwd))).toBe(above);
+    expect(tarballOf(toolkitSourceFrom('file:../p.tgz', cwd))).toBe(above);
+    expect(tarballOf(toolkitSourceFrom(`file://${path.join(home, 'p.tgz')}`, cwd))).toBe(above);
+    expect(tarballOf(toolkitSourceFrom(path.join(home, 'p.tgz'), cwd))).toBe(above);
+    expect(tarballOf(toolkitSourceFrom('p.TGZ'.toLowerCase(), cwd))).toBe(here);
     // file: is a prefix, and file://name is a host's path, not one under the working folder.
     mkdirSync(path.join(cwd, 'host'));
     writeFileSync(path.join(cwd, 'host', 'p.tgz'), gzipSync('tar'));
     expect(await refusal(Promise.resolve().then(() => toolkitSourceFrom('file://host/p.tgz', cwd)))).toMatch(/^--pipeline-tool file:\/\/host\/p\.tgz: \/host\/p\.tgz does not exist/);
     writeFileSync(path.join(cwd, 'file:p.tgz'), gzipSync('tar'));
-    expect(toolkitSourceFrom('./file:p.tgz', cwd).spec).toBe(`file:${realpathSync(path.join(cwd, 'file:p.tgz'))}`);
+    expect(tarballOf(toolkitSourceFrom('./file:p.tgz', cwd))).toBe(realpathSync(path.join(cwd, 'file:p.tgz')));
+    // A name npm could misread is not kept in the project: the tarball is stored under the kit's own.
+    expect(toolkitSourceFrom('./file:p.tgz', cwd).vendor?.path).toMatch(/^vendor\/pipeline-tool-\d+\.\d+\.\d+\.tgz$/);
     // A drive letter makes a path, which here does not exist.
     expect(await refusal(Promise.resolve().then(() => toolkitSourceFrom('c:/nowhere', cwd)))).toMatch(/does not exist/);
     expect(await refusal(Promise.resolve().then(() => toolkitSourceFrom('C:\\nowhere', cwd)))).toMatch(/does not exist/);
@@ -164,7 +172,7 @@ describe('--pipeline-tool', () => {
     for (const name of ['half.tgz', 'other-half.tgz', 'p.zip']) {
       expect(await refusal(Promise.resolve().then(() => toolkitSourceFrom(`./${name}`, cwd))), name).toMatch(/is not a \.tgz made by npm pack; give a version range \(\^0\.1\.0\), the path of a pipeline-tool folder or of a \.tgz made by npm pack, or a git or tarball URL\.$/);
     }
-    expect(toolkitSourceFrom('./p.tar.gz', cwd).kind).toBe('local');
+    expect(toolkitSourceFrom('./p.tar.gz', cwd)).toMatchObject({ kind: 'vendored', spec: 'file:vendor/p.tar.gz' });
     writeFileSync(path.join(cwd, 'p.tgz.bak'), gzip);
     expect(await refusal(Promise.resolve().then(() => toolkitSourceFrom('./p.tgz.bak', cwd)))).toMatch(/is not a \.tgz made by npm pack/);
   });
@@ -185,7 +193,7 @@ describe('--pipeline-tool', () => {
     const previous = process.env['HOME'];
     delete process.env['HOME'];
     try {
-      expect(toolkitSourceFrom('~/p.tgz', cwd).spec).toBe(`file:${realpathSync(path.join(cwd, '~', 'p.tgz'))}`);
+      expect(tarballOf(toolkitSourceFrom('~/p.tgz', cwd))).toBe(realpathSync(path.join(cwd, '~', 'p.tgz')));
     } finally {
       if (previous !== undefined) process.env['HOME'] = previous;
     }

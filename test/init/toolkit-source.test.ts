@@ -5,9 +5,21 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { PUBLISHED_MARK, runningToolkitSource, toolkitSourceFrom } from '../../src/core/init/index.js';
-import { listFiles, REPO, runCli, tempDir } from './helpers.js';
+import { execFileAsync, listFiles, REPO, runCli, tempDir } from './helpers.js';
 
 const VERSION = (JSON.parse(await readFile(path.join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** What a source packed from a folder looks like: that folder, packed into the project's vendor/. */
+function vendoredFrom(folder: string) {
+  const file = `vendor/pipeline-tool-${VERSION}.tgz`;
+  return { spec: `file:${file}`, kind: 'vendored', running: true, vendor: { path: file, from: { folder: realpathSync(folder) } } };
+}
+
+/** The entry names of a .tgz, read with the system's tar. */
+async function tarEntries(file: string): Promise<string[]> {
+  const { stdout } = await execFileAsync('tar', ['-tzf', file], { maxBuffer: 1 << 24 });
+  return stdout.trim().split('\n');
+}
 
 /** A copy of the package as an install leaves it: package.json, and the publish mark if asked. */
 function installedCopy(root: string, mark?: { version: string }): string {
@@ -24,25 +36,25 @@ describe('where a new project gets pipeline-tool from', () => {
     expect(runningToolkitSource(installedCopy(path.join(root, 'a'), { version: VERSION }))).toEqual({ spec: `^${VERSION}`, kind: 'registry', running: true });
     // No mark: a tarball made by npm pack, or a git install.
     const unmarked = installedCopy(path.join(root, 'b'));
-    expect(runningToolkitSource(unmarked)).toEqual({ spec: `file:${realpathSync(unmarked)}`, kind: 'local', running: true });
+    expect(runningToolkitSource(unmarked)).toEqual(vendoredFrom(unmarked));
     // A mark left by another version does not count.
     const stale = installedCopy(path.join(root, 'c'), { version: '0.0.1' });
-    expect(runningToolkitSource(stale).kind).toBe('local');
+    expect(runningToolkitSource(stale).kind).toBe('vendored');
   });
 
-  it('a checkout, even a published one, and a linked install are reached through their folder', async () => {
+  it('a checkout, even a published one, and a linked install are packed from their folder', async () => {
     const root = await tempDir();
     const checkout = path.join(root, 'pipeline-tool');
     mkdirSync(path.join(checkout, 'dist'), { recursive: true });
     writeFileSync(path.join(checkout, PUBLISHED_MARK), JSON.stringify({ version: VERSION }));
-    expect(runningToolkitSource(checkout)).toEqual({ spec: `file:${realpathSync(checkout)}`, kind: 'local', running: true });
+    expect(runningToolkitSource(checkout)).toEqual(vendoredFrom(checkout));
     // npm link / npm install -g . put a link in node_modules; Node runs the real folder.
     const linkFolder = path.join(root, 'prefix', 'lib', 'node_modules');
     mkdirSync(linkFolder, { recursive: true });
     symlinkSync(checkout, path.join(linkFolder, 'pipeline-tool'));
-    expect(runningToolkitSource(path.join(linkFolder, 'pipeline-tool')).spec).toBe(`file:${realpathSync(checkout)}`);
+    expect(runningToolkitSource(path.join(linkFolder, 'pipeline-tool'))).toEqual(vendoredFrom(checkout));
     // The tests run from this repository: a checkout.
-    expect(runningToolkitSource()).toEqual({ spec: `file:${realpathSync(REPO)}`, kind: 'local', running: true });
+    expect(runningToolkitSource()).toEqual(vendoredFrom(REPO));
   });
 
   it('--pipeline-tool takes a range, a tag, a URL, a pipeline-tool folder or a tarball', async () => {
@@ -51,11 +63,18 @@ describe('where a new project gets pipeline-tool from', () => {
     expect(toolkitSourceFrom(' latest ', cwd)).toEqual({ spec: 'latest', kind: 'registry', running: false });
     expect(toolkitSourceFrom('github:example/pipeline-tool#v0.1.0', cwd)).toMatchObject({ kind: 'other', spec: 'github:example/pipeline-tool#v0.1.0' });
     expect(toolkitSourceFrom('https://example.com/pipeline-tool-0.1.0.tgz', cwd).kind).toBe('other');
-    // Paths are resolved from where init runs and recorded absolute, so they hold in the project.
+    // Paths are resolved from where init runs. A tarball is copied into the project and named
+    // relative to it, so the project installs wherever it goes; a folder is linked (for working on
+    // pipeline-tool itself), by its absolute path.
     writeFileSync(path.join(cwd, 'pipeline-tool-0.1.0.tgz'), gzipSync('tar'));
-    const tarball = `file:${realpathSync(path.join(cwd, 'pipeline-tool-0.1.0.tgz'))}`;
+    const tarball = realpathSync(path.join(cwd, 'pipeline-tool-0.1.0.tgz'));
     for (const given of ['./pipeline-tool-0.1.0.tgz', 'pipeline-tool-0.1.0.tgz', 'file:pipeline-tool-0.1.0.tgz', path.join(cwd, 'pipeline-tool-0.1.0.tgz')]) {
-      expect(toolkitSourceFrom(given, cwd)).toEqual({ spec: tarball, kind: 'local', running: false });
+      expect(toolkitSourceFrom(given, cwd)).toEqual({
+        spec: 'file:vendor/pipeline-tool-0.1.0.tgz',
+        kind: 'vendored',
+        running: false,
+        vendor: { path: 'vendor/pipeline-tool-0.1.0.tgz', from: { tarball } },
+      });
     }
     expect(toolkitSourceFrom(path.relative(cwd, REPO) || '.', cwd)).toEqual({ spec: `file:${realpathSync(REPO)}`, kind: 'local', running: true });
   });
@@ -80,14 +99,44 @@ describe('where a new project gets pipeline-tool from', () => {
     expect(await listFiles(cwd)).toEqual(before);
   });
 
-  it('init records the running copy when it is not from the registry, and says so', async () => {
+  it('init packs the running copy into vendor/ when it is not from the registry, and says so', async () => {
     const cwd = await tempDir();
     const result = await runCli(['init', 'x', '--yes'], { cwd });
     expect(result.code).toBe(EXIT.ok);
     const pkg = JSON.parse(await readFile(path.join(cwd, 'x', 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
-    expect(pkg.devDependencies['pipeline-tool']).toBe(`file:${realpathSync(REPO)}`);
-    expect(result.stdout).toContain(`not installed from the npm registry, so the project's package.json installs it from this copy: file:${realpathSync(REPO)}`);
+    const vendored = `vendor/pipeline-tool-${VERSION}.tgz`;
+    expect(pkg.devDependencies['pipeline-tool']).toBe(`file:${vendored}`);
+    // What npm pack makes of this copy: its package.json and built files, none of its sources.
+    const listed = await tarEntries(path.join(cwd, 'x', vendored));
+    expect(listed).toEqual(expect.arrayContaining(['package/package.json', 'package/bin/pipeline-tool.js', 'package/dist/index.js', 'package/dist/cli/main.cjs', 'package/schemas/manifest.schema.json']));
+    expect(listed.filter((entry) => entry.startsWith('package/src/') || entry.startsWith('package/test/') || entry.includes('node_modules'))).toEqual([]);
+    expect(result.stdout).toContain(`not installed from the npm registry, so init packed it into ${vendored}, and the project's package.json installs it from there (file:${vendored}).`);
+    expect(result.stdout).toContain('Commit that file with the project: CI and every copy of the project install from it, on any machine.');
+    expect(result.stdout).toContain('switch with `npm install -D pipeline-tool@latest` and delete vendor/');
     expect(result.stdout).toContain('--pipeline-tool <spec>');
+    expect(result.stdout).not.toContain('npm ci');
+  });
+
+  it('init copies a tarball given with --pipeline-tool into vendor/, byte for byte', async () => {
+    const cwd = await tempDir();
+    const bytes = gzipSync('not really a package');
+    writeFileSync(path.join(cwd, 'pipeline-tool-9.9.9.tgz'), bytes);
+    const result = await runCli(['init', 'x', '--yes', '--pipeline-tool', './pipeline-tool-9.9.9.tgz'], { cwd });
+    expect(result.code, result.stderr).toBe(EXIT.ok);
+    expect(await readFile(path.join(cwd, 'x', 'vendor/pipeline-tool-9.9.9.tgz'))).toEqual(bytes);
+    const pkg = JSON.parse(await readFile(path.join(cwd, 'x', 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    expect(pkg.devDependencies['pipeline-tool']).toBe('file:vendor/pipeline-tool-9.9.9.tgz');
+    expect(result.stdout).toContain('init copied the tarball given with --pipeline-tool into vendor/pipeline-tool-9.9.9.tgz');
+  });
+
+  it('init links a folder given with --pipeline-tool, and says that only this machine can install it', async () => {
+    const cwd = await tempDir();
+    const result = await runCli(['init', 'x', '--yes', '--pipeline-tool', REPO], { cwd });
+    expect(result.code, result.stderr).toBe(EXIT.ok);
+    const pkg = JSON.parse(await readFile(path.join(cwd, 'x', 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    expect(pkg.devDependencies['pipeline-tool']).toBe(`file:${realpathSync(REPO)}`);
+    expect(await listFiles(path.join(cwd, 'x'))).not.toContain(expect.stringMatching(/^vendor\//));
+    expect(result.stdout).toContain('CI elsewhere cannot reach that path');
     // The lockfile keeps the link relative to the project: a copy elsewhere must relink first.
     expect(result.stdout).toContain('A copy of the project in another folder needs `npm install` (not `npm ci`) once, to relink it.');
   });

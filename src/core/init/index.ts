@@ -28,5 +28,5 @@ export {
   type InitResult,
   type TargetState,
 } from './init-project.js';
-export { PUBLISHED_MARK, runningToolkitSource, toolkitSourceFrom, type ToolkitSource } from './toolkit-source.js';
+export { PUBLISHED_MARK, VENDOR_FOLDER, runningToolkitSource, toolkitSourceFrom, type ToolkitSource, type VendoredToolkit } from './toolkit-source.js';
 export { DEFAULT_TEMPLATE, TEMPLATE_NAMES, TOOL_FOLDER, packageNameFor, planProject, type PlanInput, type PlannedFile, type TemplateFile, type TemplateName } from './plan.js';

@@ -6,6 +6,7 @@ import { readBridgeTypes, readTemplate, readToolkitVersion } from './assets.js';
 import { CONFIG_FILE } from '../config/file-name.js';
 import { DEFAULT_TEMPLATE, OUTPUT_FOLDER, packageNameFor, planProject, TEMPLATE_NAMES, TOOL_FOLDER, type PlannedFile, type TemplateName } from './plan.js';
 import { runningToolkitSource, type ToolkitSource } from './toolkit-source.js';
+import { readVendoredToolkit } from './vendor.js';
 
 export interface InitOptions {
   /** Folder to create the project in; it is created when missing. */
@@ -96,6 +97,11 @@ export async function initProject(options: InitOptions): Promise<InitResult> {
   const packageName = packageNameFor(path.basename(directory));
   const toolkit = options.toolkit ?? runningToolkitSource();
   const files = planProject({ answers, template, ...(bridgeTypes === undefined ? {} : { bridgeTypes }), toolkitVersion: readToolkitVersion(), toolkitSpec: toolkit.spec, packageName });
+  // The tarball package.json names by a relative path: read (or packed) before anything is written.
+  if (toolkit.vendor) {
+    files.push({ path: toolkit.vendor.path, contents: await readVendoredToolkit(toolkit.vendor) });
+    files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
   const { written, skipped } = await writeFiles(directory, files);
   const packageFile = written.includes('package.json') ? files.find((file) => file.path === 'package.json') : undefined;
   const scripts = packageFile ? ((JSON.parse(packageFile.contents.toString('utf8')) as { scripts?: Record<string, string> }).scripts ?? {}) : {};

@@ -34,7 +34,7 @@ export function registerInit(program: Command, context: CommandContext): void {
     .option('--force', 'add to a folder that is not empty; existing files are kept, never overwritten', false)
     .option(
       '--pipeline-tool <spec>',
-      "where the project's npm install gets pipeline-tool: a version range, a folder or .tgz path, a git URL (default: ^<version> when this copy came from the npm registry, else this copy's folder)",
+      "where the project's npm install gets pipeline-tool: a version range, a folder or .tgz path, a git URL (default: ^<version> when this copy came from the npm registry, else this copy packed into the project's vendor/ folder)",
     )
     .addHelpText(
       'after',

@@ -15,6 +15,7 @@ import {
   initProject,
   normaliseAnswers,
   toolkitSourceFrom,
+  VENDOR_FOLDER,
   type AnswerField,
   type AnswerProblem,
   type InitAnswers,
@@ -29,6 +30,9 @@ import { UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { useColour, type CliIo } from '../../io.js';
 import type { InitFlags } from './command.js';
+
+/** How a project moves from the tarball in vendor/ to the published package. */
+export const SWITCH_TO_REGISTRY = 'npm install -D pipeline-tool@latest';
 
 const FLAGS: Record<AnswerField, string> = {
   type: '--type',
@@ -291,12 +295,18 @@ function summary(result: InitResult, now: ProjectNow, cwd: string, colour: Chalk
   if (relative !== '') steps.push([`cd ${shellQuote(relative)}`, '']);
   // The project's own scripts where it has them: they are what its README and CI use.
   const { scripts } = now;
+  const has = (name: string) => scripts[name] !== undefined;
+  steps.push(['npm install', built ? `installs ${framework}, Vite, TypeScript and pipeline-tool for the project` : 'installs pipeline-tool and TypeScript for the project']);
   steps.push(
-    ['npm install', built ? `installs ${framework}, Vite, TypeScript and pipeline-tool for the project` : 'installs pipeline-tool and TypeScript for the project'],
     built
       ? ['npm run dev', 'starts Vite with the app inside an emulated Pipeline host; open the address it prints']
-      : [scripts['dev'] !== undefined ? 'npm run dev' : 'npx pipeline-tool dev', `runs the tool (${now.source}/, as ${CONFIG_FILE} says) in an emulated Pipeline host`],
-    [scripts['pack'] !== undefined ? 'npm run pack' : 'npx pipeline-tool pack', `${built ? `builds ${now.source}/, then packs it into` : 'builds'} ${now.zip} to upload, checked against the marketplace rules`],
+      : [has('dev') ? 'npm run dev' : 'npx pipeline-tool dev', `runs the tool (${now.source}/, as ${CONFIG_FILE} says) in an emulated Pipeline host`],
+  );
+  if (has('test')) steps.push(['npm test', "runs the tool's own tests against the same emulated host"]);
+  if (built && has('build')) steps.push(['npm run build', `builds the tool into ${now.source}/, checked as it is built`]);
+  steps.push([has('validate') ? 'npm run validate' : `npx pipeline-tool validate`, `checks ${now.source}/ against every marketplace rule, as the project's CI does`]);
+  steps.push(
+    [has('pack') ? 'npm run pack' : 'npx pipeline-tool pack', `${built ? `builds ${now.source}/, then packs it into` : 'builds'} ${now.zip} to upload, checked against the marketplace rules`],
     [`npx pipeline-tool version patch`, 'raises the version before the next release'],
   );
   const width = Math.max(...steps.map(([command]) => command.length));
@@ -310,17 +320,22 @@ function toolkitNote(result: InitResult): string | undefined {
   const { toolkit } = result;
   if (!result.written.includes('package.json')) return undefined;
   if (toolkit.running && toolkit.kind === 'registry') return undefined;
+  if (toolkit.vendor) {
+    const origin = toolkit.running
+      ? `This pipeline-tool was not installed from the npm registry, so init packed it into ${toolkit.vendor.path}`
+      : `init copied the tarball given with --pipeline-tool into ${toolkit.vendor.path}`;
+    return (
+      `${origin}, and the project's package.json installs it from there (${toolkit.spec}).\n` +
+      'Commit that file with the project: CI and every copy of the project install from it, on any machine.\n' +
+      `Once pipeline-tool is on the npm registry, switch with \`${SWITCH_TO_REGISTRY}\` and delete ${VENDOR_FOLDER}/` +
+      `${toolkit.running ? ' (or choose another source now with --pipeline-tool <spec>)' : ''}.`
+    );
+  }
   // npm keeps a local path in package-lock.json relative to the project: a copy elsewhere must
   // relink with `npm install` before `npm ci` works there.
   const local =
-    ' CI elsewhere cannot reach that path: depend on a published version or a git URL before pushing.' +
+    ' CI elsewhere cannot reach that path: depend on a published version, a tarball (--pipeline-tool ./pipeline-tool-<version>.tgz) or a git URL before pushing.' +
     ' A copy of the project in another folder needs `npm install` (not `npm ci`) once, to relink it.';
-  if (toolkit.running) {
-    return (
-      `This pipeline-tool was not installed from the npm registry, so the project's package.json installs it from this copy: ${toolkit.spec}\n` +
-      `(choose another source with --pipeline-tool <spec>).${local}`
-    );
-  }
   return `The project's package.json installs pipeline-tool from ${toolkit.spec} (--pipeline-tool).${toolkit.kind === 'local' ? local : ''}`;
 }
 
