@@ -57,6 +57,28 @@ describe.skipIf(!hasChromium)('calls from the tool frame, in Chromium', () => {
     expect(values).toEqual(Array.from({ length: 20 }, (_, round) => `second ${round}`));
   });
 
+  it("marks a call made again with the same arguments while the first waits for its answer, as React's StrictMode makes them, and says why", async () => {
+    const frame = await findToolFrame(page, server, 'loaded v1');
+    await frame.evaluate(async () => {
+      const sdk = window.pipeline!;
+      // An effect run twice: the same calls, one right after the other; then another key, and the
+      // same call again once the first two are answered (a loop that awaits is not a repeat).
+      await Promise.all([sdk.settings.get('strict-probe'), sdk.settings.get('strict-probe'), sdk.settings.get('other-probe')]);
+      await sdk.settings.get('strict-probe');
+    });
+    const entries = page.locator('#call-log li[data-method="settings.get"]', { hasText: '-probe"' });
+    const marked = page.locator('#call-log li[data-method="settings.get"][data-repeat]');
+    await expect.poll(() => marked.count(), { timeout: 5_000 }).toBe(1);
+    const text = await marked.textContent();
+    expect(text).toContain('"strict-probe"');
+    expect(text).toContain("Repeated: the same call with the same arguments was still waiting for its answer. React's StrictMode runs each effect twice while developing");
+    // The first of the pair, the call with other arguments and the later call are not marked
+    // (newest first), nor the earlier test's awaited loop of the same settings.get.
+    await expect.poll(() => entries.count(), { timeout: 5_000 }).toBe(4);
+    const plain = await page.locator('#call-log li[data-method="settings.get"]:not([data-repeat])', { hasText: '-probe"' }).allTextContents();
+    expect(plain).toEqual([expect.stringContaining('"strict-probe"'), expect.stringContaining('"other-probe"'), expect.stringContaining('"strict-probe"')]);
+  });
+
   it('rejects a call of an unknown name with UNKNOWN_METHOD, the nearest name, and a log entry', async () => {
     const frame = await findToolFrame(page, server, 'loaded v1');
     const failure = await frame.evaluate(async () => {

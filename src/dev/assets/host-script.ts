@@ -184,15 +184,18 @@ function runHost(
     const started = performance.now();
     const order = typeof channel === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(channel) ? `?channel=${channel}&seq=${id}` : '';
     let outcome: Json;
+    let answered = () => {};
     try {
       // A call larger than the server takes is not sent: the server is told its size, and
       // answers with the same CALL_TOO_LARGE the testing kit gives, in its turn.
       const text = JSON.stringify({ method: name, args: Array.isArray(args) ? encode(list) : null });
+      answered = markRepeat(entry, typeof channel === 'string' ? channel : '', text);
       const bytes = new Blob([text]).size;
       outcome = await postJson(`/__pipeline/call${order}`, bytes > maxCallBytes ? { method: name, args: null, tooLarge: bytes } : text);
     } catch (error) {
       outcome = { ok: false, error: { name: 'BridgeError', code: 'INTERNAL_ERROR', method: name, message: `The dev server did not answer: ${error instanceof Error ? error.message : String(error)}`, details: [] }, warnings: [] };
     }
+    answered();
     const ms = performance.now() - started;
     reply(source, outcome.ok ? { type: 'pipeline:result', id, ok: true, value: outcome.value } : { type: 'pipeline:result', id, ok: false, error: outcome.error });
     finishLogEntry(entry, outcome, ms);
@@ -218,6 +221,35 @@ function runHost(
     callsSeen += 1;
     byId('call-count').textContent = String(callsSeen);
     return item;
+  };
+
+  // A call made again with the same arguments while the first is still waiting for its answer is
+  // most often React's StrictMode, which runs every effect twice while developing: the start-up
+  // calls show twice, and a quotes.addLines in an effect adds its lines twice. The entry says so,
+  // since nothing else tells the author why. Returns what to call once the call is answered.
+  const waiting = new Map<string, number>();
+  const markRepeat = (item: HTMLElement, channel: string, call: string): (() => void) => {
+    if (call.length > 65_536) return () => {};
+    const key = `${channel}\u0000${call}`;
+    const before = waiting.get(key) ?? 0;
+    waiting.set(key, before + 1);
+    if (before > 0) {
+      item.classList.add('repeat');
+      item.dataset['repeat'] = 'true';
+      item.append(
+        make(
+          'p',
+          "Repeated: the same call with the same arguments was still waiting for its answer. React's StrictMode runs each effect twice while developing, so a call " +
+            'made from an effect is made twice here but once in the built tool. Make a call that changes data (quotes.addLines, quotes.create, settings.set) from an event handler, not an effect.',
+          'call-repeat',
+        ),
+      );
+    }
+    return () => {
+      const left = (waiting.get(key) ?? 1) - 1;
+      if (left > 0) waiting.set(key, left);
+      else waiting.delete(key);
+    };
   };
 
   const finishLogEntry = (item: HTMLElement, outcome: Json, ms: number) => {

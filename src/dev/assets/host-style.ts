@@ -71,6 +71,7 @@ th { color: var(--muted); font-weight: 500; }
 .call.ok { border-color: #12b76a; } .call.failed { border-color: #f04438; } .call.pending { border-color: #fdb022; }
 .call-head { display: flex; gap: 8px; } .call-time, .call-ms { color: var(--muted); } .call-ms { margin-left: auto; }
 .call-error { color: #b42318; } .call-error p { margin: 2px 0; } .call-warning { color: #b54708; margin: 2px 0; }
+.call-repeat { color: #5925dc; margin: 2px 0; }
 pre { white-space: pre-wrap; word-break: break-word; margin: 2px 0; max-height: 240px; overflow: auto; background: #f9fafb; }
 #findings li.error { color: #b42318; } #findings li.warning { color: #b54708; } #findings .ok { color: #027a48; }
 `;
