@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,16 +9,18 @@ import { REPO } from './helpers.js';
 
 /*
  * Slow (a few minutes on a 2-core machine, most of it npm, tsc and vitest): the whole road a new
- * user takes, for real. pipeline-tool is packed with `npm pack` and installed globally from that
- * tarball into a private prefix; that command scaffolds each template for both tool types; each
- * project is installed with npm (from the registry, or npm's cache); then the steps of the
- * project's CI workflow and every script of its package.json run as they are written, some twice,
- * as a release would run them. Scripts and steps are read from the generated files, so this keeps
- * testing whatever the templates come to define.
+ * user takes, for real, up to the first push. pipeline-tool is packed with `npm pack` and installed
+ * globally from that tarball into a private prefix; that command scaffolds each template for both
+ * tool types, and each project is installed where it was made, as its author would (which writes
+ * the lockfile they commit). Then the prefix and the tarball are deleted, and each project is
+ * copied, without node_modules, to another folder at another depth, as CI's checkout is: there the
+ * steps of the project's CI workflow run as they are written, `npm ci` first, then every script
+ * of its package.json, some twice, as a release would run them. Scripts and steps are read from
+ * the generated files, so this keeps testing whatever the templates come to define.
  *
  * The React and Vue projects of the two tool types have the same dependencies, so each template's
  * packages are installed once: the second project starts from a copy of the first one's
- * node_modules (hard links) and its own `npm install` finds everything in place.
+ * node_modules (hard links), where it was made and again where CI runs it.
  */
 
 const NPM_FLAGS = '--prefer-offline --no-audit --no-fund';
@@ -42,7 +44,7 @@ function environment(): NodeJS.ProcessEnv {
   return { ...env, NO_COLOR: '1', CI: 'true', npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
 }
 
-function sh(command: string, cwd: string, timeout = 150_000): Promise<Ran> {
+function sh(command: string, cwd: string, timeout = 300_000): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, { cwd, shell: true, env: environment(), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -167,23 +169,63 @@ console.log(JSON.stringify({ ok: report.ok, kind: report.kind }));
 const sha256 = async (file: string) => createHash('sha256').update(await readFile(file)).digest('hex');
 const readJson = async <T>(file: string) => JSON.parse(await readFile(file, 'utf8')) as T;
 
-describe.skipIf(process.platform === 'win32')('slow: packed, installed, scaffolded; a new project runs its scripts and CI steps for real', () => {
+/** A project as CI's checkout has it: its files, at another path, without what npm installed. */
+async function checkOutElsewhere(made: string, elsewhere: string): Promise<string> {
+  const root = path.join(elsewhere, 'ci', 'checkout', path.basename(made));
+  await cp(made, root, { recursive: true, filter: (source) => path.relative(made, source) !== 'node_modules' });
+  return root;
+}
+
+describe.skipIf(process.platform === 'win32')('slow: packed, installed, scaffolded; a copy of each new project passes npm ci and every CI step elsewhere', () => {
   let work: string;
-  let tarball: string;
-  let installed: string;
-  let bin: string;
+  let installedVersion: string;
+  let shipped: string[];
+  let shippedScripts: string[];
+  let shippedDist: string[];
+  let versionHelp: string;
+  /** What init printed for each project, by folder name. */
+  const created = new Map<string, string>();
+
+  const VANILLA = [
+    // From the global install as it is: init packs that copy into the project.
+    { type: 'standalone', flags: ['--short-name', 'Café'], fromTarball: false },
+    // Told where to find pipeline-tool: the tarball itself, copied into the project.
+    { type: 'quoting_extension', flags: [], fromTarball: true },
+  ];
+  const FRAMEWORKS = ['react', 'vue'];
+  const TYPES = ['standalone', 'quoting_extension'];
 
   beforeAll(async () => {
     work = await realpath(await mkdtemp(path.join(tmpdir(), 'pipeline-e2e-')));
     // Without `prepare`: it would find dist/ up to date after `npm test`'s build, but after a
     // change to the sources it would rebuild dist/ under the other test files using it.
     const packed = await ok(`npm pack --ignore-scripts --pack-destination ${quote(work)} ${NPM_FLAGS}`, REPO);
-    tarball = path.join(work, packed.stdout.trim().split('\n').at(-1)!);
+    const tarball = path.join(work, packed.stdout.trim().split('\n').at(-1)!);
     const prefix = path.join(work, 'global');
     await ok(`npm install -g --prefix ${quote(prefix)} ${quote(tarball)} ${NPM_FLAGS}`, work);
-    installed = path.join(prefix, 'lib', 'node_modules', 'pipeline-tool');
-    bin = path.join(prefix, 'bin', 'pipeline-tool');
-  }, 180_000);
+    const installed = path.join(prefix, 'lib', 'node_modules', 'pipeline-tool');
+    const bin = path.join(prefix, 'bin', 'pipeline-tool');
+    installedVersion = (await ok(`${quote(bin)} --version`, work)).stdout;
+    versionHelp = (await ok(`${quote(bin)} version --help`, work)).stdout;
+    shipped = (await readdir(installed)).sort();
+    shippedScripts = await readdir(path.join(installed, 'scripts'));
+    shippedDist = await readdir(path.join(installed, 'dist'));
+
+    const made = path.join(work, 'made');
+    for (const { type, flags, fromTarball } of VANILLA) {
+      const extra = [...flags, ...(fromTarball ? ['--pipeline-tool', tarball] : [])].map(quote).join(' ');
+      created.set(type, (await ok(`${quote(bin)} init ${quote(path.join(made, type))} --yes --type ${type} --name 'Café Estimator' ${extra}`, work)).stdout);
+    }
+    for (const template of FRAMEWORKS) {
+      for (const type of TYPES) {
+        const name = `${template}-${type}`;
+        created.set(name, (await ok(`${quote(bin)} init ${quote(path.join(made, name))} --yes --template ${template} --type ${type} --name 'Café Estimator'`, work)).stdout);
+      }
+    }
+    // Nothing of the kit is left outside the projects: they install from what they carry.
+    await rm(prefix, { recursive: true, force: true });
+    await rm(tarball, { force: true });
+  }, 300_000);
 
   afterAll(async () => {
     if (work) await rm(work, { recursive: true, force: true });
@@ -191,36 +233,31 @@ describe.skipIf(process.platform === 'win32')('slow: packed, installed, scaffold
 
   it('the tarball installs a working command, with the library and its types, and nothing of the build', async () => {
     const { version } = await readJson<{ version: string }>(path.join(REPO, 'package.json'));
-    expect((await ok(`${quote(bin)} --version`, work)).stdout).toBe(`${version}\n`);
-    expect((await ok(`${quote(bin)} version --help`, work)).stdout).toContain('<release>');
-    const shipped = await readdir(installed);
-    expect(shipped.sort()).toEqual(['README.md', 'bin', 'dist', 'node_modules', 'package.json', 'schemas', 'scripts', 'templates']);
-    expect(await readdir(path.join(installed, 'scripts'))).toEqual(['prepare.mjs']);
-    expect(await readdir(path.join(installed, 'dist'))).toEqual(expect.arrayContaining(['index.js', 'index.d.ts', 'cli']));
-    expect(await readdir(path.join(installed, 'dist'))).not.toContain('.build-inputs');
+    expect(installedVersion).toBe(`${version}\n`);
+    expect(versionHelp).toContain('<release>');
+    expect(shipped).toEqual(['README.md', 'bin', 'dist', 'node_modules', 'package.json', 'schemas', 'scripts', 'templates']);
+    expect(shippedScripts).toEqual(['prepare.mjs']);
+    expect(shippedDist).toEqual(expect.arrayContaining(['index.js', 'index.d.ts', 'cli']));
+    expect(shippedDist).not.toContain('.build-inputs');
   });
 
   // The two projects at once: most of the time goes to npm and tsc waiting on each other.
-  it.concurrent.each([
-    // From the global install as it is: init records that copy's folder.
-    { type: 'standalone', flags: ['--short-name', 'Café'], fromTarball: false },
-    // Told where to find pipeline-tool: the tarball itself.
-    { type: 'quoting_extension', flags: [], fromTarball: true },
-  ])('$type: installs, passes every CI step and script, packs again after a change and after a release', async ({ type, flags, fromTarball }) => {
-    const root = path.join(work, type);
-    const extra = [...flags, ...(fromTarball ? ['--pipeline-tool', tarball] : [])].map(quote).join(' ');
-    const created = await ok(`${quote(bin)} init ${quote(root)} --yes --type ${type} --name 'Café Estimator' ${extra}`, work);
-    const spec = `file:${fromTarball ? tarball : await realpath(installed)}`;
-    expect(created.stdout).toContain(spec);
-    const pkg = await readJson<{ scripts: Record<string, string>; devDependencies: Record<string, string> }>(path.join(root, 'package.json'));
+  it.concurrent.each(VANILLA)('$type: installs from its own vendor/ anywhere, passes every CI step and script, packs again after a change and after a release', async ({ type }) => {
+    const made = path.join(work, 'made', type);
+    const { version } = await readJson<{ version: string }>(path.join(REPO, 'package.json'));
+    const spec = `file:vendor/pipeline-tool-${version}.tgz`;
+    expect(created.get(type)).toContain(spec);
+    const pkg = await readJson<{ scripts: Record<string, string>; devDependencies: Record<string, string> }>(path.join(made, 'package.json'));
     expect(pkg.devDependencies['pipeline-tool']).toBe(spec);
-    for (const name of ['dev', 'pack']) if (pkg.scripts[name] !== undefined) expect(created.stdout).toContain(`npm run ${name}`);
+    for (const name of ['dev', 'test', 'validate', 'pack']) if (pkg.scripts[name] !== undefined) expect(created.get(type)).toContain(name === 'test' ? 'npm test' : `npm run ${name}`);
 
-    await ok(`npm install ${NPM_FLAGS}`, root);
+    // As the author: install where it was made, which writes the lockfile they commit.
+    await ok(`npm install ${NPM_FLAGS}`, made, 480_000);
+    const root = await checkOutElsewhere(made, path.join(work, 'elsewhere', type));
 
-    // The workflow's steps, as written (npm ci, the type check, validate, pack), then the other scripts.
+    // As CI, in the copy: the workflow's steps (npm ci, the type check, validate, pack), then the other scripts.
     const runs = await runWorkflowAndScripts(root);
-    if (fromTarball) await checkLibrary(root);
+    if (type === 'quoting_extension') await checkLibrary(root);
 
     // pack again: dist/ is build output, so the zip of the same version is replaced.
     const zipName = type === 'standalone' ? 'café-1.0.0.zip' : 'café-estimator-1.0.0.zip';
@@ -231,7 +268,7 @@ describe.skipIf(process.platform === 'win32')('slow: packed, installed, scaffold
     expect(await sha256(zip)).not.toBe(first);
 
     // A release: the version moves in both files, and the next zip is named after it.
-    const released = await ok(`${quote(bin)} version patch`, root);
+    const released = await ok('npx pipeline-tool version patch', root);
     expect(released.stdout).toContain('Next: npm run pack');
     expect((await readJson<{ version: string }>(path.join(root, 'package.json'))).version).toBe('1.0.1');
     await ok('npm run pack', root);
@@ -245,33 +282,35 @@ describe.skipIf(process.platform === 'win32')('slow: packed, installed, scaffold
     const flagged = await sh(validateStep, root);
     expect(flagged.code).toBe(1);
     expect(flagged.stdout).toMatch(new RegExp(`^::warning file=src/app\\.js,line=${line},col=1,title=pipeline-tool dialog-call::`, 'm'));
-  }, 300_000);
+  }, 900_000);
 
   // React and Vue at once, each installing its packages once for its two projects.
-  it.concurrent.each(['react', 'vue'])('%s: both tool types install, test, type-check, build, pack and validate, and pass every CI step', async (template) => {
-    let installed: string | undefined;
-    for (const type of ['standalone', 'quoting_extension']) {
-      const root = path.join(work, `${template}-${type}`);
-      await ok(`${quote(bin)} init ${quote(root)} --yes --template ${template} --type ${type} --name 'Café Estimator' --pipeline-tool ${quote(tarball)}`, work);
-      if (installed !== undefined) {
-        await ok(`cp -al ${quote(path.join(installed, 'node_modules'))} ${quote(path.join(root, 'node_modules'))}`, root);
-        await ok(`cp ${quote(path.join(installed, 'package-lock.json'))} ${quote(path.join(root, 'package-lock.json'))}`, root);
+  it.concurrent.each(FRAMEWORKS)('%s: both tool types install from their own vendor/ anywhere, test, type-check, build, pack and validate, and pass every CI step', async (template) => {
+    let first: { made: string; root: string } | undefined;
+    for (const type of TYPES) {
+      const made = path.join(work, 'made', `${template}-${type}`);
+      expect(created.get(`${template}-${type}`)).toMatch(/npm test[^]*npm run build[^]*npm run validate[^]*npm run pack/);
+      if (first !== undefined) {
+        await ok(`cp -al ${quote(path.join(first.made, 'node_modules'))} ${quote(path.join(made, 'node_modules'))}`, made);
+        await ok(`cp ${quote(path.join(first.made, 'package-lock.json'))} ${quote(path.join(made, 'package-lock.json'))}`, made);
       }
-      await ok(`npm install ${NPM_FLAGS}`, root, 240_000);
-      installed ??= root;
-
+      // As the author: install where it was made, which writes the lockfile they commit.
+      await ok(`npm install ${NPM_FLAGS}`, made, 480_000);
+      const root = await checkOutElsewhere(made, path.join(work, 'elsewhere', `${template}-${type}`));
       // The workflow runs npm ci, then each script: typecheck, test, build, validate (--max-warnings 0), pack.
-      // Its npm ci runs for the first project only: the second's node_modules is a copy of what that
-      // npm ci wrote from the same lockfile, which its own npm install has just confirmed.
-      const runs = await runWorkflowAndScripts(root, { skipInstall: installed !== root });
+      // Its npm ci runs in the first project's copy only: the second's node_modules is a copy of what
+      // that npm ci wrote from the same lockfile, which the second's own npm install has just confirmed.
+      if (first !== undefined) await ok(`cp -al ${quote(path.join(first.root, 'node_modules'))} ${quote(path.join(root, 'node_modules'))}`, root);
+      const runs = await runWorkflowAndScripts(root, { skipInstall: first !== undefined });
+      first ??= { made, root };
       expect(new Set(runs.flatMap(scriptsRunBy))).toEqual(new Set(['typecheck', 'test', 'build', 'validate', 'pack']));
       expect(await readdir(path.join(root, 'release'))).toEqual(['café-estimator-1.0.0.zip']);
       // The built folder is what ships: the page, one script and one stylesheet, the manifest; maps stay out.
-      const listed = JSON.parse((await ok(`${quote(bin)} pack --dry-run --format json`, root)).stdout) as { included: { path: string }[] };
+      const listed = JSON.parse((await ok('npx pipeline-tool pack --dry-run --format json', root)).stdout) as { included: { path: string }[] };
       expect(listed.included.map((file) => file.path.replace(/-[\w-]{8}\./, '-#.')).sort()).toEqual(['assets/index-#.js', 'assets/style-#.css', 'index.html', 'manifest.json']);
       await checkFindingsAtSource(root, template, runs);
     }
-  }, 600_000);
+  }, 1_200_000);
 
   /**
    * The build's findings at the author's source, through the maps the build writes: a use of
@@ -295,7 +334,7 @@ describe.skipIf(process.platform === 'win32')('slow: packed, installed, scaffold
 
       type Found = { ruleId: string; file?: string; line?: number; column?: number; built?: { file: string } };
       const findings = async (flags: string) => {
-        const ran = await sh(`${quote(bin)} validate --format json ${flags}`, root);
+        const ran = await sh(`npx pipeline-tool validate --format json ${flags}`, root);
         expect(ran.code, ran.stderr).toBe(0);
         return (JSON.parse(ran.stdout) as { problems: Found[] }).problems;
       };
