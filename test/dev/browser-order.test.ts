@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevServer } from '../../src/dev/server.js';
-import { findToolFrame, launchChromium, requireChromium } from './browser.js';
+import { findToolFrame, launchChromium, requireChromium, SETTLE_MS } from './browser.js';
 import { postFromHostPage, QUOTING_MANIFEST, readState, startTestServer, writeTool } from './helpers.js';
 
 /*
@@ -68,13 +68,13 @@ describe.skipIf(!hasChromium)('calls from the tool frame, in Chromium', () => {
     });
     const entries = page.locator('#call-log li[data-method="settings.get"]', { hasText: '-probe"' });
     const marked = page.locator('#call-log li[data-method="settings.get"][data-repeat]');
-    await expect.poll(() => marked.count(), { timeout: 5_000 }).toBe(1);
+    await expect.poll(() => marked.count(), { timeout: SETTLE_MS }).toBe(1);
     const text = await marked.textContent();
     expect(text).toContain('"strict-probe"');
     expect(text).toContain("Repeated: the same call with the same arguments was still waiting for its answer. React's StrictMode runs each effect twice while developing");
     // The first of the pair, the call with other arguments and the later call are not marked
     // (newest first), nor the earlier test's awaited loop of the same settings.get.
-    await expect.poll(() => entries.count(), { timeout: 5_000 }).toBe(4);
+    await expect.poll(() => entries.count(), { timeout: SETTLE_MS }).toBe(4);
     const plain = await page.locator('#call-log li[data-method="settings.get"]:not([data-repeat])', { hasText: '-probe"' }).allTextContents();
     expect(plain).toEqual([expect.stringContaining('"strict-probe"'), expect.stringContaining('"other-probe"'), expect.stringContaining('"strict-probe"')]);
   });
@@ -97,7 +97,7 @@ describe.skipIf(!hasChromium)('calls from the tool frame, in Chromium', () => {
     // The namespace's own members are unchanged, and promise-like probes do not turn into calls.
     expect(failure.shape).toEqual({ listed: ['list', 'create', 'addLines', 'addSections'], has: false, then: 'undefined' });
     const logged = page.locator('#call-log li[data-method="quotes.update"][data-code="UNKNOWN_METHOD"]');
-    await expect.poll(() => logged.count(), { timeout: 5_000 }).toBe(1);
+    await expect.poll(() => logged.count(), { timeout: SETTLE_MS }).toBe(1);
     expect(await logged.textContent()).toContain('quotes.create');
   });
 });

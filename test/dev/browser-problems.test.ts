@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevServer } from '../../src/dev/server.js';
 import { tempDir } from '../helpers/bundles.js';
-import { findToolFrame, launchChromium, requireChromium } from './browser.js';
+import { findToolFrame, launchChromium, requireChromium, SETTLE_MS } from './browser.js';
 import { spawnDev } from './dev-process.js';
 import { QUOTING_MANIFEST, startTestServer, waitFor, writeTool } from './helpers.js';
 
@@ -72,7 +72,7 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
       const frame = await findToolFrame(page, server, 'troubled');
       await frame.click('#send');
       await frame.click('#leave');
-      await expect.poll(async () => (await problems(page)).length, { timeout: 5_000 }).toBeGreaterThanOrEqual(11);
+      await expect.poll(async () => (await problems(page)).length, { timeout: SETTLE_MS }).toBeGreaterThanOrEqual(11);
       const shown = await problems(page);
       const find = (kind: string, text: string) => shown.find(([k, t]) => k === kind && t.includes(text));
       // A syntax error in a classic script is caught, with its place: the reporter runs first.
@@ -104,10 +104,10 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
         document.body.dataset['frameLoadsBefore'] = document.body.dataset['frameLoads'];
       });
       await page.click('#reload-tool');
-      await waitFor(async () => (await page.getAttribute('body', 'data-frame-loads')) !== (await page.getAttribute('body', 'data-frame-loads-before')), 5_000, 'the reload');
+      await waitFor(async () => (await page.getAttribute('body', 'data-frame-loads')) !== (await page.getAttribute('body', 'data-frame-loads-before')), SETTLE_MS, 'the reload');
       // The same page loads again, so the same problems come back: but only once each.
       await findToolFrame(page, server, 'troubled');
-      await expect.poll(async () => (await problems(page)).length, { timeout: 5_000 }).toBeGreaterThanOrEqual(8);
+      await expect.poll(async () => (await problems(page)).length, { timeout: SETTLE_MS }).toBeGreaterThanOrEqual(8);
       await page.waitForTimeout(300);
       expect((await problems(page)).map(([kind]) => kind).filter((kind) => kind === 'missing')).toHaveLength(2);
       const kinds = (await problems(page)).map(([kind]) => kind);
@@ -123,10 +123,10 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
     const page = await browser.newPage();
     try {
       await page.goto(server.url);
-      const frame = await waitFor(() => page.frames().find((f) => f.url().startsWith(server.toolOrigin)), 5_000, 'the frame');
-      await expect.poll(() => frame.evaluate(() => document.body.textContent).catch(() => ''), { timeout: 5_000 }).toContain('manifest.json names the entry page "main.html"');
+      const frame = await waitFor(() => page.frames().find((f) => f.url().startsWith(server.toolOrigin)), SETTLE_MS, 'the frame');
+      await expect.poll(() => frame.evaluate(() => document.body.textContent).catch(() => ''), { timeout: SETTLE_MS }).toContain('manifest.json names the entry page "main.html"');
       expect(await frame.evaluate(() => document.body.textContent)).toContain('HTML files at the top of the folder: index.html.');
-      await expect.poll(() => page.locator('#notices .notice.error').first().textContent(), { timeout: 5_000 }).toContain('"main.html", which is not in the folder');
+      await expect.poll(() => page.locator('#notices .notice.error').first().textContent(), { timeout: SETTLE_MS }).toContain('"main.html", which is not in the folder');
     } finally {
       await page.close();
     }
@@ -145,19 +145,19 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
         await window.pipeline!.quotes.addLines([{ ...line, taxRate: 1500 }]);
       });
       // Newest first: the last addLines at the top.
-      await expect.poll(() => page.locator('#call-log li[data-method="quotes.addLines"]').count(), { timeout: 5_000 }).toBe(2);
+      await expect.poll(() => page.locator('#call-log li[data-method="quotes.addLines"]').count(), { timeout: SETTLE_MS }).toBe(2);
       const entry = page.locator('#call-log li[data-method="quotes.addLines"]').nth(1);
-      await expect.poll(() => entry.getAttribute('data-status'), { timeout: 5_000 }).toBe('ok');
+      await expect.poll(() => entry.getAttribute('data-status'), { timeout: SETTLE_MS }).toBe('ok');
       expect(await entry.locator('.call-status').textContent()).toBe('resolved with 2 warnings');
       const warnings = await entry.locator('.call-warning').allTextContents();
       expect(warnings).toEqual([expect.stringMatching(/^warning lines\[2\]\.sectionNote: .* \[UNKNOWN_FIELD\]$/), expect.stringMatching(/^warning lines\[2\]\.taxRate: is 1, .* \[TAX_RATE_IS_ONE\]$/)]);
       // A rate over 100% once read gets the warning quotes.create gives for 15.
       const over = page.locator('#call-log li[data-method="quotes.addLines"]').first();
-      await expect.poll(() => over.locator('.call-warning').allTextContents(), { timeout: 5_000 }).toEqual([
+      await expect.poll(() => over.locator('.call-warning').allTextContents(), { timeout: SETTLE_MS }).toEqual([
         expect.stringMatching(/^warning lines\[0\]\.taxRate: is 1500, which quotes\.addLines reads as 1500% .* \[TAX_RATE_LOOKS_LIKE_PERCENT\]$/),
       ]);
       const created = page.locator('#created-quotes tr').nth(1);
-      await expect.poll(() => created.locator('td').last().textContent(), { timeout: 5_000 }).toBe('23.00');
+      await expect.poll(() => created.locator('td').last().textContent(), { timeout: SETTLE_MS }).toBe('23.00');
     } finally {
       await page.close();
     }
@@ -204,8 +204,8 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
           ]);
           await sdk.quotes.create({ customerName: 'Layout Customer With A Long Name Ltd', upsertByEmail: false, lines: [{ description: 'Call-out', qty: 1, unitPrice: 10, taxRate: 0.15 }] });
         });
-        await expect.poll(() => page.locator('#call-log li[data-status="ok"]').count(), { timeout: 5_000 }).toBeGreaterThanOrEqual(3);
-        await expect.poll(() => page.locator('#quote-editor').textContent(), { timeout: 5_000 }).toContain('Benchtop');
+        await expect.poll(() => page.locator('#call-log li[data-status="ok"]').count(), { timeout: SETTLE_MS }).toBeGreaterThanOrEqual(3);
+        await expect.poll(() => page.locator('#quote-editor').textContent(), { timeout: SETTLE_MS }).toContain('Benchtop');
         await page.screenshot({ path: path.join(folder, `host-page-${width}.png`) });
         const layout = await page.evaluate(() => {
           const box = (id: string) => document.getElementById(id)!.getBoundingClientRect();

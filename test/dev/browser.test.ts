@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listSdkMethods } from '../../src/platform/index.js';
 import type { DevServer } from '../../src/dev/server.js';
 import { tempDir } from '../helpers/bundles.js';
-import { findToolFrame, launchChromium, requireChromium } from './browser.js';
+import { findToolFrame, launchChromium, requireChromium, SETTLE_MS } from './browser.js';
 import { BOOT_SCRIPT, QUOTING_MANIFEST, readState, STANDALONE_MANIFEST, startTestServer, waitFor, writeTool } from './helpers.js';
 
 /*
@@ -74,7 +74,7 @@ describe.skipIf(!hasChromium)('pipeline-tool dev in Chromium', () => {
       const other = await browser.newPage();
       try {
         await other.goto(`http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/`);
-        const hostile = await waitFor(() => other.frames().find((frame) => frame !== other.mainFrame()), 5_000, 'the sandboxed frame');
+        const hostile = await waitFor(() => other.frames().find((frame) => frame !== other.mainFrame()), SETTLE_MS, 'the sandboxed frame');
         const read = (url: string) =>
           hostile.evaluate(async (target) => {
             try {
@@ -135,12 +135,12 @@ describe.skipIf(!hasChromium)('pipeline-tool dev in Chromium', () => {
       expect(r['settings.get']).toEqual({ system: 'metric' });
 
       // Each call is in the log, with its duration, and the quote panel shows what was added.
-      await expect.poll(() => page.locator('#call-log li[data-status="ok"]').count(), { timeout: 5_000 }).toBeGreaterThanOrEqual(13);
+      await expect.poll(() => page.locator('#call-log li[data-status="ok"]').count(), { timeout: SETTLE_MS }).toBeGreaterThanOrEqual(13);
       const entry = page.locator('#call-log li[data-method="quotes.create"]').first();
       expect(await entry.locator('.call-ms').textContent()).toMatch(/^\d+\.\d ms$/);
       expect(await entry.locator('.call-args pre').textContent()).toContain('Fixture Customer');
-      await expect.poll(() => page.locator('#quote-editor').textContent(), { timeout: 5_000 }).toContain('FIX-SKU-1');
-      await expect.poll(() => page.locator('#created-quotes').textContent(), { timeout: 5_000 }).toContain('Fixture Customer');
+      await expect.poll(() => page.locator('#quote-editor').textContent(), { timeout: SETTLE_MS }).toContain('FIX-SKU-1');
+      await expect.poll(() => page.locator('#created-quotes').textContent(), { timeout: SETTLE_MS }).toContain('Fixture Customer');
       await expect.poll(() => page.locator('#quote-preview [data-kind="notes"][data-section="Delivery"]').textContent()).toContain('Tuesday morning');
     });
 
@@ -163,7 +163,7 @@ describe.skipIf(!hasChromium)('pipeline-tool dev in Chromium', () => {
       expect(failure.details).toEqual([expect.objectContaining({ code: 'UNKNOWN_LINE_TYPE', path: 'lines[1].lineType' })]);
       expect((await readState(server))['editor'].blocks.flatMap((b: { lines: unknown[] }) => b.lines)).toHaveLength(linesBefore);
       const logged = page.locator('#call-log li[data-status="error"][data-code="BATCH_REJECTED"]').first();
-      await expect.poll(() => logged.textContent(), { timeout: 5_000 }).toContain('UNKNOWN_LINE_TYPE');
+      await expect.poll(() => logged.textContent(), { timeout: SETTLE_MS }).toContain('UNKNOWN_LINE_TYPE');
     });
 
     it('passes arguments as the real bridge would: NaN stays NaN, functions cannot be sent', async () => {
@@ -204,7 +204,7 @@ describe.skipIf(!hasChromium)('pipeline-tool dev in Chromium', () => {
         },
       ]);
       const logged = page.locator('#call-log li[data-status="error"][data-code="CALL_TOO_LARGE"]').first();
-      await expect.poll(() => logged.count(), { timeout: 10_000 }).toBe(1);
+      await expect.poll(() => logged.count(), { timeout: SETTLE_MS }).toBe(1);
     });
 
     it('shows a summaryOnly section collapsed in the customer preview, and whole in the editor', async () => {
@@ -217,7 +217,7 @@ describe.skipIf(!hasChromium)('pipeline-tool dev in Chromium', () => {
         ]),
       );
       const summary = page.locator('#quote-preview [data-kind="summary"][data-section="Labour"]');
-      await summary.waitFor({ timeout: 5_000 });
+      await summary.waitFor({ timeout: SETTLE_MS });
       expect(await summary.locator('.summary-total').textContent()).toBe('350.00');
       expect(await summary.locator('table').count()).toBe(0);
       // Notes print under the collapsed section, as plain text: the markup shows literally.
@@ -297,16 +297,16 @@ describe.skipIf(!hasChromium)('pipeline-tool dev in Chromium', () => {
     });
 
     it('shows the validation findings of the folder, refreshed after a change, and what pack leaves out', async () => {
-      await expect.poll(() => page.locator('#findings').textContent(), { timeout: 5_000 }).toContain('No problems');
+      await expect.poll(() => page.locator('#findings').textContent(), { timeout: SETTLE_MS }).toContain('No problems');
       // Left out as pack leaves it out: listed, not a problem.
       writeFileSync(path.join(root, 'notes.txt'), 'not an allowed file type');
-      await page.locator('#findings li[data-reason="file-type"]').waitFor({ state: 'attached', timeout: 5_000 });
+      await page.locator('#findings li[data-reason="file-type"]').waitFor({ state: 'attached', timeout: SETTLE_MS });
       expect(await page.locator('#findings li[data-rule]').count()).toBe(0);
       // Once the tool refers to it, it is an error that names the cause.
       writeFileSync(path.join(root, 'photo.jpeg'), 'jpeg');
       writeFileSync(path.join(root, 'extra.html'), '<!doctype html><title>x</title><img src="photo.jpeg" alt="">');
       const item = page.locator('#findings li[data-rule="reference-missing"]');
-      await item.waitFor({ timeout: 5_000 });
+      await item.waitFor({ timeout: SETTLE_MS });
       expect(await item.textContent()).toContain('Rename it to .jpg');
     });
   });
@@ -354,7 +354,7 @@ describe.skipIf(!hasChromium)('pipeline-tool dev in Chromium', () => {
 
       // Same port: the open page reconnects by itself and loads the tool from its new origin.
       const restarted = await startTestServer({ root, sdkVersion: '2.3.0', watch: false, port: server.port });
-      const again = await findToolFrame(page, restarted, 'loaded v1', 15_000);
+      const again = await findToolFrame(page, restarted, 'loaded v1');
       expect(await again.evaluate(() => window.pipeline!.settings.get('favourites'))).toEqual(['CAB-BASE-600', 'HOOD-900']);
     });
   });

@@ -2,12 +2,14 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { it } from 'vitest';
 import type { DevServer } from '../../src/dev/server.js';
-import { waitFor } from './helpers.js';
+import { SETTLE_MS, waitFor } from './helpers.js';
 
 /*
  * Browser tests drive Debian's Chromium through playwright-core; nothing is ever downloaded.
  * Without Chromium they are skipped with a banner, except in CI, where that is a failure.
  */
+
+export { SETTLE_MS };
 
 export const CHROMIUM_PATH = process.env['PIPELINE_TOOL_CHROMIUM'] ?? '/usr/bin/chromium';
 
@@ -40,11 +42,11 @@ export function requireChromium(): boolean {
 
 /** A headless Chromium with a fresh, empty profile (playwright makes a temporary one per launch). */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: LAUNCH_ARGS, headless: true, timeout: 30_000 });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: LAUNCH_ARGS, headless: true, timeout: 60_000 });
 }
 
 /** The tool's frame in the host page, once its page says `status`. */
-export async function findToolFrame(page: Page, server: DevServer, status: string, timeout = 10_000): Promise<Frame> {
+export async function findToolFrame(page: Page, server: DevServer, status: string, timeout = SETTLE_MS): Promise<Frame> {
   return waitFor(
     async () => {
       for (const frame of page.frames()) {

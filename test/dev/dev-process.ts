@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { BIN } from '../helpers/cli.js';
 import { waitFor } from './helpers.js';
+import { SETTLE_MS } from './helpers.js';
 
 /** `pipeline-tool dev` as a user runs it: the real binary, its output collected as it comes. */
 export interface DevProcess {
@@ -34,7 +35,7 @@ export function spawnDev(args: string[], options: { cwd: string; env?: Record<st
       resolve(code);
     }),
   );
-  const waitForOutput = (pattern: RegExp, stream: 'stdout' | 'stderr' = 'stdout', timeout = 15_000) =>
+  const waitForOutput = (pattern: RegExp, stream: 'stdout' | 'stderr' = 'stdout', timeout = SETTLE_MS) =>
     waitFor(() => pattern.exec(stream === 'stdout' ? stdout : stderr), timeout, `${pattern} in the ${stream} of dev (stdout: ${stdout}; stderr: ${stderr})`);
   return {
     child,

@@ -5,7 +5,7 @@ import { DevServerError } from '../../src/dev/errors.js';
 import { startDevServer } from '../../src/dev/server.js';
 import { DEFAULT_API_KEY, DEFAULT_FIXTURES } from '../../src/platform/index.js';
 import { tempDir } from '../helpers/bundles.js';
-import { callBridge, readState, startTestServer, waitFor, writeTool } from './helpers.js';
+import { callBridge, readState, SETTLE_MS, startTestServer, waitFor, writeTool } from './helpers.js';
 
 const productsWith = (sku: string) =>
   JSON.stringify({ products: [{ id: '20000000-0000-4000-8000-000000000901', sku, name: `Fixture ${sku}`, price: 10, unit: 'T_ITEM' }] }, null, 2);
@@ -36,7 +36,7 @@ describe('a fixture file', () => {
     expect(await skus(server)).toContain('CAB-BASE-600');
 
     writeFileSync(fixturesFile, productsWith('FIX-TWO'));
-    await waitFor(async () => (await skus(server)).includes('FIX-TWO'), 5_000, 'the edited fixtures');
+    await waitFor(async () => (await skus(server)).includes('FIX-TWO'), SETTLE_MS, 'the edited fixtures');
     expect(await skus(server)).not.toContain('FIX-ONE');
   });
 
@@ -49,14 +49,14 @@ describe('a fixture file', () => {
     expect(server.apiKey).toBe(DEFAULT_API_KEY);
 
     writeFileSync(fixturesFile, JSON.stringify({ mode: 'replace', context: DEFAULT_FIXTURES.context, apiKeys: [{ key: 'second-key-0002', scopes: ['GET /api/v1/quotes'] }] }));
-    await waitFor(async () => (await status('second-key-0002')) === 403, 5_000, 'the reloaded keys');
+    await waitFor(async () => (await status('second-key-0002')) === 403, SETTLE_MS, 'the reloaded keys');
     expect(await status('first-key-0001')).toBe(401);
     expect(await status(DEFAULT_API_KEY)).toBe(401);
     // The only key may not call everything, but it is still the one to offer.
     expect(server.apiKey).toBe('second-key-0002');
 
     writeFileSync(fixturesFile, JSON.stringify({ mode: 'replace', context: DEFAULT_FIXTURES.context }));
-    await waitFor(async () => (await status('second-key-0002')) === 401, 5_000, 'a file without keys');
+    await waitFor(async () => (await status('second-key-0002')) === 401, SETTLE_MS, 'a file without keys');
     expect(server.apiKey).toBeNull();
   });
 
@@ -66,12 +66,12 @@ describe('a fixture file', () => {
     const server = await startTestServer({ root: writeTool(), fixturesFile });
 
     writeFileSync(fixturesFile, '{\n  "products": [\n    { "id": 5 }\n  ]\n}\n');
-    const error = await waitFor(async () => (await readState(server))['fixtures'].error as string | null, 5_000, 'the fixture error');
+    const error = await waitFor(async () => (await readState(server))['fixtures'].error as string | null, SETTLE_MS, 'the fixture error');
     expect(error).toContain(`${fixturesFile}:3:`);
     expect(await skus(server)).toContain('FIX-KEEP');
 
     writeFileSync(fixturesFile, productsWith('FIX-FIXED'));
-    await waitFor(async () => (await readState(server))['fixtures'].error === null, 5_000, 'the error to clear');
+    await waitFor(async () => (await readState(server))['fixtures'].error === null, SETTLE_MS, 'the error to clear');
     expect(await skus(server)).toContain('FIX-FIXED');
   });
 
@@ -82,7 +82,7 @@ describe('a fixture file', () => {
 
     // Valid JSON that JSON.parse reads: only the depth is wrong.
     writeFileSync(fixturesFile, `{\n  "settings": {\n    "deep": ${'['.repeat(600)}${']'.repeat(600)}\n  }\n}\n`);
-    const error = await waitFor(async () => (await readState(server))['fixtures'].error as string | null, 5_000, 'the fixture error');
+    const error = await waitFor(async () => (await readState(server))['fixtures'].error as string | null, SETTLE_MS, 'the fixture error');
     expect(error).toContain(`${fixturesFile}:3:`);
     expect(error).toContain('the limit is 512');
     expect(await skus(server)).toContain('FIX-KEEP');
@@ -144,10 +144,10 @@ describe('a fixture file', () => {
     const many = Array.from({ length: 50_000 }, (_, n) => ({ id: `b${n.toString(16).padStart(7, '0')}-0000-4000-8000-000000000001`, sku: `MANY-${n}`, name: 'n', price: 1, unit: 'T_ITEM' }));
     writeFileSync(fixturesFile, JSON.stringify({ products: many }));
     // Mostly the second save lands while the first is still loading; either way the last one wins.
-    await waitFor(async () => (await readState(server))['fixtures'].reloading === true || (await countOf()) !== first, 10_000, 'the first reload');
+    await waitFor(async () => (await readState(server))['fixtures'].reloading === true || (await countOf()) !== first, SETTLE_MS, 'the first reload');
     writeFileSync(fixturesFile, productsWith('FIX-LAST'));
     await waitFor(async () => (await skus(server)).includes('FIX-LAST'), 30_000, 'the last save');
-    await waitFor(async () => (await readState(server))['fixtures'].reloading === false, 10_000, 'the reload to end');
+    await waitFor(async () => (await readState(server))['fixtures'].reloading === false, SETTLE_MS, 'the reload to end');
     expect(await countOf()).toBe(first);
     expect(await skus(server)).not.toContain('FIX-FIRST');
   });

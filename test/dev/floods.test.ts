@@ -7,7 +7,7 @@ import type { DevServer } from '../../src/dev/server.js';
 import { summariseWarnings } from '../../src/dev/warning-summary.js';
 import type { BridgeWarning } from '../../src/platform/index.js';
 import { spawnDev } from './dev-process.js';
-import { sendRawBytes, sendRequest, startTestServer, waitFor, writeTool } from './helpers.js';
+import { sendRawBytes, sendRequest, SETTLE_MS, startTestServer, waitFor, writeTool } from './helpers.js';
 import { tempDir } from '../helpers/bundles.js';
 
 /*
@@ -196,6 +196,6 @@ describe.skipIf(process.platform !== 'linux')('a connection that never reads its
     expect((await sendRequest(Number(new URL(server.toolUrl).port), { path: `${new URL(server.toolUrl).pathname}app.js` })).status).toBe(200);
 
     socket.destroy();
-    await waitFor(() => openFiles() <= before, 10_000, 'the files of the dropped connection to be closed');
+    await waitFor(() => openFiles() <= before, SETTLE_MS, 'the files of the dropped connection to be closed');
   });
 });

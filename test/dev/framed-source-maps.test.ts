@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { APP_TSX, buildApp, positionOf, type BuiltApp, type MapStyle } from '../helpers/built-app.js';
-import { launchChromium, requireChromium } from './browser.js';
+import { launchChromium, requireChromium, SETTLE_MS } from './browser.js';
 import { spawnDev } from './dev-process.js';
 import { postFromHostPage, startTestServer, waitFor } from './helpers.js';
 
@@ -164,7 +164,7 @@ describe('dev --url places what goes wrong in the framed page through the maps i
     const large = await report(`${site.url}dist/assets/large.js`, built.line, built.column);
     expect(large).toMatchObject({ file: 'dist/assets/large.js', line: built.line, column: built.column });
     expect(large.built).toBeUndefined();
-    await waitFor(() => site.largeSentWhole() !== undefined, 10_000, 'the large response to end');
+    await waitFor(() => site.largeSentWhole() !== undefined, SETTLE_MS, 'the large response to end');
     expect(site.largeSentWhole()).toBe(false);
   });
 
@@ -201,7 +201,7 @@ describe.skipIf(!hasChromium)('dev --url in Chromium, with a script whose map is
       await page.goto(url);
       const throwAt = positionOf(THROWING, 'new TypeError');
       const item = page.locator('#tool-problems li[data-kind="error"][data-built]', { hasText: 'no name stored' });
-      await item.waitFor({ timeout: 15_000 });
+      await item.waitFor({ timeout: SETTLE_MS });
       expect(await item.locator('.problem-place').textContent()).toBe(`src/App.tsx:${throwAt.line}:${throwAt.column}`);
       expect(await item.getAttribute('data-built')).toMatch(/^dist\/assets\/index\.js:1:\d+$/);
       await dev.waitForOutput(new RegExp(`tool: uncaught error at src/App\\.tsx:${throwAt.line}:${throwAt.column} \\(built: dist/assets/index\\.js:1:\\d+\\): .*no name stored`), 'stderr');

@@ -8,7 +8,7 @@ import { DevServerError } from '../../src/dev/server.js';
 import { readToolReport } from '../../src/dev/tool-problems.js';
 import { tempDir } from '../helpers/bundles.js';
 import { runCli } from '../helpers/cli.js';
-import { launchChromium, requireChromium } from './browser.js';
+import { launchChromium, requireChromium, SETTLE_MS } from './browser.js';
 import { spawnDev } from './dev-process.js';
 import { QUOTING_MANIFEST, startTestServer, STANDALONE_MANIFEST, waitFor } from './helpers.js';
 
@@ -106,7 +106,7 @@ describe('startDevServer with a url', () => {
     expect(findings.report?.problems.map((problem) => problem.ruleId)).toContain('dialog-call');
 
     writeFileSync(manifest, JSON.stringify(QUOTING_MANIFEST));
-    await waitFor(async () => ((await state())['tool'] as { toolType: string }).toolType === 'quoting_extension', 10_000, 'the new tool type');
+    await waitFor(async () => ((await state())['tool'] as { toolType: string }).toolType === 'quoting_extension', SETTLE_MS, 'the new tool type');
   });
 
   it('refuses an address it cannot frame, and a manifest without a url', async () => {
@@ -176,11 +176,11 @@ describe.skipIf(!hasChromium)('dev --url in Chromium', () => {
     other.setSdk(server.sdkUrl!);
     const page = await browser.newPage();
     await page.goto(server.url);
-    const frame = await waitFor(() => page.frames().find((candidate) => candidate.url() === other.url), 10_000, 'the framed page');
-    await waitFor(async () => (await frame.textContent('#status')) === 'has pipeline', 10_000, 'window.pipeline in the framed page');
+    const frame = await waitFor(() => page.frames().find((candidate) => candidate.url() === other.url), SETTLE_MS, 'the framed page');
+    await waitFor(async () => (await frame.textContent('#status')) === 'has pipeline', SETTLE_MS, 'window.pipeline in the framed page');
     await frame.click('#go');
-    await waitFor(async () => (await frame.textContent('#status'))?.startsWith('customers: '), 10_000, 'the answer');
-    await page.locator('#call-log li[data-method="customers.list"][data-status="ok"]').waitFor({ timeout: 10_000 });
+    await waitFor(async () => (await frame.textContent('#status'))?.startsWith('customers: '), SETTLE_MS, 'the answer');
+    await page.locator('#call-log li[data-method="customers.list"][data-status="ok"]').waitFor({ timeout: SETTLE_MS });
     await page.close();
   });
 
@@ -190,7 +190,7 @@ describe.skipIf(!hasChromium)('dev --url in Chromium', () => {
     const page = await browser.newPage();
     await page.goto(server.url);
     const item = page.locator('#tool-problems li[data-kind="setup"]');
-    await item.waitFor({ timeout: 15_000 });
+    await item.waitFor({ timeout: SETTLE_MS });
     expect(await item.textContent()).toContain(`Add <script src="${server.url}__pipeline/sdk.js"></script> to its <head>`);
     await page.close();
   });

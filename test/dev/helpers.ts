@@ -116,10 +116,17 @@ export async function readState(server: DevServer): Promise<Record<string, any>>
   return JSON.parse(response.body) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
+/**
+ * How long a test waits for something to happen (a page to show what it was sent, a reload, a
+ * line of output): generous, for a 2-core machine busy with other work. A wait ends as soon as its
+ * condition holds, so this costs a passing test nothing; only a failure takes this long to say so.
+ */
+export const SETTLE_MS = 30_000;
+
 /** Polls until `check` returns something truthy, or fails after `timeout` ms. */
 export async function waitFor<T>(
   check: () => T | undefined | null | false | Promise<T | undefined | null | false>,
-  timeout = 5_000,
+  timeout = SETTLE_MS,
   what = 'condition',
 ): Promise<T> {
   const deadline = Date.now() + timeout;

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DevServer } from '../../src/dev/server.js';
 import { DEFAULT_API_KEY } from '../../src/platform/index.js';
-import { launchChromium, requireChromium } from './browser.js';
+import { launchChromium, requireChromium, SETTLE_MS } from './browser.js';
 import { readState, startTestServer, STANDALONE_MANIFEST, writeTool } from './helpers.js';
 
 /*
@@ -30,7 +30,7 @@ describe.skipIf(!hasChromium)('the REST API and the browser', () => {
   });
 
   it('shows a quote created over REST in the open host page, with its total', async () => {
-    await expect.poll(() => page.locator('#created-quotes').textContent(), { timeout: 5_000 }).toContain('None yet');
+    await expect.poll(() => page.locator('#created-quotes').textContent(), { timeout: SETTLE_MS }).toContain('None yet');
     const response = await fetch(`${server.apiUrl}/quotes`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${DEFAULT_API_KEY}`, 'Content-Type': 'application/json' },
@@ -39,7 +39,7 @@ describe.skipIf(!hasChromium)('the REST API and the browser', () => {
     expect(response.status).toBe(201);
     const { ref } = (await response.json()) as { ref: string };
     // Pushed over the event stream: the page is not reloaded.
-    await expect.poll(() => page.locator('#created-quotes').textContent(), { timeout: 5_000 }).toContain(ref);
+    await expect.poll(() => page.locator('#created-quotes').textContent(), { timeout: SETTLE_MS }).toContain(ref);
     const row = await page.locator('#created-quotes tr', { hasText: ref }).textContent();
     expect(row).toContain('Papamoa Beach Motel');
     expect(row).toContain('42.95');

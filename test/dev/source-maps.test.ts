@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_TSX, buildApp, positionOf, type BuiltApp } from '../helpers/built-app.js';
-import { launchChromium, requireChromium } from './browser.js';
+import { launchChromium, requireChromium, SETTLE_MS } from './browser.js';
 import { postFromHostPage, readState, startTestServer } from './helpers.js';
 
 /*
@@ -83,7 +83,7 @@ describe.skipIf(!hasChromium)('a runtime error of a built tool, in Chromium', ()
     page = await browser.newPage();
     await page.goto(server.url);
     const item = page.locator('#tool-problems li[data-kind="error"][data-built]', { hasText: 'no name stored' });
-    await item.waitFor({ timeout: 10_000 });
+    await item.waitFor({ timeout: SETTLE_MS });
     const place = await item.locator('.problem-place').textContent();
     expect(place).toMatch(new RegExp(`^src/App\\.tsx:${throwLine}:\\d+$`));
     expect(await item.getAttribute('data-built')).toMatch(/^assets\/index\.js:1:\d+$/);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DevServer } from '../../src/dev/server.js';
 import { describeToolProblem, readToolReport } from '../../src/dev/tool-problems.js';
-import { callBridge, postFromHostPage, QUOTING_MANIFEST, readState, sendRequest, startTestServer, waitFor, writeTool } from './helpers.js';
+import { callBridge, postFromHostPage, QUOTING_MANIFEST, readState, sendRequest, SETTLE_MS, startTestServer, waitFor, writeTool } from './helpers.js';
 
 /*
  * What the server itself tells the author about the tool: missing files, a missing entry page,
@@ -54,7 +54,7 @@ describe('an entry page that appears while dev runs', () => {
     const { server, logged } = await startLogged(root, true);
     expect((await readState(server))['alerts']).toHaveLength(1);
     writeFileSync(path.join(root, 'main.html'), '<p id="status">main</p>');
-    await waitFor(async () => ((await readState(server))['alerts'] as string[]).length === 0, 5_000, 'the alert to clear');
+    await waitFor(async () => ((await readState(server))['alerts'] as string[]).length === 0, SETTLE_MS, 'the alert to clear');
     expect(logged).toContainEqual(['info', 'the entry page main.html is there now.']);
     expect((await toolFile(server, 'main.html')).status).toBe(200);
   });
@@ -68,7 +68,7 @@ describe('a manifest that breaks while dev runs', () => {
     expect((await callBridge(server, 'quotes.addLines', [[line]])).ok).toBe(true);
 
     writeFileSync(path.join(root, 'manifest.json'), '{\n  "name": "Kitchen Estimator",\n  "type": "quoting_extension"\n  "entry": "index.html"\n}\n');
-    const alerts = await waitFor(async () => ((await readState(server))['alerts'] as string[]).find((text) => text.startsWith('manifest.json is broken')), 5_000, 'the alert');
+    const alerts = await waitFor(async () => ((await readState(server))['alerts'] as string[]).find((text) => text.startsWith('manifest.json is broken')), SETTLE_MS, 'the alert');
     expect(alerts).toMatch(/^manifest\.json is broken at line 4, column 3: .*the host keeps the last good manifest: Kitchen Estimator, quoting_extension, entry index\.html\.$/);
     const state = await readState(server);
     expect(state['tool']).toMatchObject({ toolId: 'Kitchen Estimator', toolType: 'quoting_extension', entry: 'index.html', lastGood: true });
@@ -78,10 +78,10 @@ describe('a manifest that breaks while dev runs', () => {
 
     // A refusal that depends on the manifest names it: here the author forces standalone off and back.
     writeFileSync(path.join(root, 'manifest.json'), JSON.stringify({ ...QUOTING_MANIFEST, type: 'standalone' }));
-    await waitFor(async () => (await readState(server))['tool'].toolType === 'standalone', 5_000, 'the fixed manifest');
+    await waitFor(async () => (await readState(server))['tool'].toolType === 'standalone', SETTLE_MS, 'the fixed manifest');
     expect(logged.some(([, message]) => message === 'manifest.json is readable again.')).toBe(true);
     writeFileSync(path.join(root, 'manifest.json'), '{ "type": "standalone", }');
-    await waitFor(async () => (await readState(server))['tool'].lastGood === true, 5_000, 'the broken manifest');
+    await waitFor(async () => (await readState(server))['tool'].lastGood === true, SETTLE_MS, 'the broken manifest');
     const refused = (await callBridge(server, 'quotes.addLines', [[line]])) as unknown as { ok: boolean; error: { code: string; message: string } };
     expect(refused.error.code).toBe('TOOL_TYPE_NOT_ALLOWED');
     expect(refused.error.message).toMatch(/manifest\.json is broken at line 1, column \d+: .*; the host keeps the last good manifest, whose type is standalone\.$/);

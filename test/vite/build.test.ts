@@ -9,7 +9,7 @@ import pipeline from '../../src/vite/index.js';
 import { toClassicScripts } from '../../src/vite/classic-scripts.js';
 import { contentTypeOf } from '../../src/dev/static-files.js';
 import { launchChromium, requireChromium } from '../dev/browser.js';
-import { waitFor } from '../dev/helpers.js';
+import { SETTLE_MS, waitFor } from '../dev/helpers.js';
 import { captureLogger, INDEX_HTML, MANIFEST, viteProject, type CapturedLogger } from './helpers.js';
 
 /*
@@ -208,10 +208,10 @@ describe.skipIf(!hasChromium)('the built tool in Chromium', () => {
     try {
       const page = await browser.newPage();
       await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-      const frame = await waitFor(() => page.frames().find((candidate) => candidate.url().endsWith('/tool/index.html')), 10_000, 'the tool frame');
-      await waitFor(async () => (await frame.textContent('#root').catch(() => null)) === 'counter ready', 10_000, 'the classic script to run');
+      const frame = await waitFor(() => page.frames().find((candidate) => candidate.url().endsWith('/tool/index.html')), SETTLE_MS, 'the tool frame');
+      await waitFor(async () => (await frame.textContent('#root').catch(() => null)) === 'counter ready', SETTLE_MS, 'the classic script to run');
       const root = frame.locator('#root');
-      await waitFor(async () => (await root.getAttribute('data-later')) === 'later', 10_000, 'the code imported later');
+      await waitFor(async () => (await root.getAttribute('data-later')) === 'later', SETTLE_MS, 'the code imported later');
       expect(await root.evaluate((element) => getComputedStyle(element).color)).toBe('rgb(1, 2, 3)');
       expect(await root.getAttribute('data-badge')).toMatch(/^data:image\/webp;base64,/);
       // Asset and import.meta.url addresses are relative to the script, wherever the bundle is served.

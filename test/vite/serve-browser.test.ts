@@ -7,7 +7,7 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import { createServer, type PluginOption, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pipeline from '../../src/vite/index.js';
-import { launchChromium, requireChromium } from '../dev/browser.js';
+import { launchChromium, requireChromium, SETTLE_MS } from '../dev/browser.js';
 import { waitFor } from '../dev/helpers.js';
 import { positionOf } from '../helpers/built-app.js';
 import { captureLogger, MANIFEST, viteProject, type CapturedLogger } from './helpers.js';
@@ -139,16 +139,16 @@ describe.skipIf(!hasChromium)('pipeline-tool/vite while Vite serves, in Chromium
     const frame = await toolFrame();
     expect(await frame.textContent('#count')).toBe('Count: 0');
     // The manifest in public/ makes it a quoting extension, as the host page says.
-    await waitFor(async () => (await page.textContent('#tool-name'))?.includes('quoting_extension'), 10_000, 'the tool type from public/manifest.json');
+    await waitFor(async () => (await page.textContent('#tool-name'))?.includes('quoting_extension'), SETTLE_MS, 'the tool type from public/manifest.json');
   });
 
   it('shows a bridge call made from a component in the call log', async () => {
     const frame = await toolFrame();
     await frame.click('#customers');
-    await waitFor(async () => (await frame.textContent('#customer-count')) !== '', 10_000, 'the customers to arrive');
+    await waitFor(async () => (await frame.textContent('#customer-count')) !== '', SETTLE_MS, 'the customers to arrive');
     expect(Number(await frame.textContent('#customer-count'))).toBeGreaterThan(0);
     const entry = page.locator('#call-log li[data-method="customers.list"]');
-    await waitFor(async () => (await entry.getAttribute('data-status')) === 'ok', 10_000, 'the call log entry to resolve');
+    await waitFor(async () => (await entry.getAttribute('data-status')) === 'ok', SETTLE_MS, 'the call log entry to resolve');
     expect(logger.text('info')).toMatch(/\[pipeline-tool\] customers\.list ok/);
   });
 
@@ -172,7 +172,7 @@ describe.skipIf(!hasChromium)('pipeline-tool/vite while Vite serves, in Chromium
     await frame.click('#break');
     // Shown at once where the browser saw it, then where the server placed it (data-built).
     const item = page.locator('#tool-problems li[data-kind="error"][data-built]', { hasText: 'the counter broke' }).first();
-    await item.waitFor({ timeout: 10_000 });
+    await item.waitFor({ timeout: SETTLE_MS });
     // Vite serves App.tsx transformed, its map inline: the place is the source's, as the author wrote
     // it, where Chromium puts an error's place: the line of the throw, at the Error's construction.
     const { line, column } = positionOf(readFileSync(path.join(root, 'src/App.tsx'), 'utf8'), "new Error('the counter broke')");
@@ -181,7 +181,7 @@ describe.skipIf(!hasChromium)('pipeline-tool/vite while Vite serves, in Chromium
     // The place in the code Vite served (the same path, transformed) is in the tooltip.
     expect(await item.getAttribute('data-built')).toMatch(/^src\/App\.tsx:\d+:\d+$/);
     expect(await item.getAttribute('data-built')).not.toBe(`src/App.tsx:${line}:${column}`);
-    await waitFor(() => logger.text('error').includes('the counter broke'), 10_000, 'the terminal to hear of it');
+    await waitFor(() => logger.text('error').includes('the counter broke'), SETTLE_MS, 'the terminal to hear of it');
     expect(logger.text('error')).toMatch(new RegExp(`\\[pipeline-tool\\] tool: uncaught error at src/App\\.tsx:${line}:${column} \\(built: src/App\\.tsx:\\d+:\\d+\\): .*the counter broke`));
   });
 
@@ -200,7 +200,7 @@ describe.skipIf(!hasChromium)('pipeline-tool/vite while Vite serves, in Chromium
     const { line, column } = positionOf(readFileSync(file, 'utf8'), "new Error('the counter broke again')");
     await frame.click('#break');
     const item = page.locator('#tool-problems li[data-kind="error"][data-built]', { hasText: 'the counter broke again' }).first();
-    await item.waitFor({ timeout: 10_000 });
+    await item.waitFor({ timeout: SETTLE_MS });
     await waitFor(async () => (await item.locator('.problem-place').textContent()) === `src/App.tsx:${line}:${column}`, 10_000, `the place src/App.tsx:${line}:${column}`);
     expect(await page.evaluate(() => document.body.dataset['frameLoads'])).toBe(loads);
   });
@@ -237,10 +237,10 @@ describe.skipIf(!hasChromium)('pipeline-tool/vite with a Vue app, in Chromium', 
   it('calls the bridge from a component, and keeps the count through an edit of its template', async () => {
     const frame = await appFrame(page, viteOrigin);
     await frame.click('#customers');
-    await page.locator('#call-log li[data-method="customers.list"][data-status="ok"]').waitFor({ timeout: 10_000 });
+    await page.locator('#call-log li[data-method="customers.list"][data-status="ok"]').waitFor({ timeout: SETTLE_MS });
 
     for (let i = 0; i < 2; i++) await frame.click('#more');
-    await waitFor(async () => (await frame.textContent('#count')) === 'Count: 2', 5_000, 'the count');
+    await waitFor(async () => (await frame.textContent('#count')) === 'Count: 2', SETTLE_MS, 'the count');
     await frame.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
     const file = path.join(root, 'src/App.vue');
     writeFileSync(file, readFileSync(file, 'utf8').replace('Count: {{ count }}', 'Total: {{ count }}'));
