@@ -180,12 +180,11 @@ async function readZip64(
   };
   const pointed = readUInt64(locator, 8);
   const there = pointed + ZIP64_EOCD_SIZE <= locatorOffset ? await file.read(pointed, ZIP64_EOCD_SIZE) : undefined;
-  const found = there?.readUInt32LE(0) === SIG_ZIP64_EOCD ? pointed : await prefixedRecord(file, locatorOffset, pointed);
+  const found = there?.readUInt32LE(0) === SIG_ZIP64_EOCD ? { at: pointed, record: there } : await prefixedRecord(file, locatorOffset, pointed);
   if (found === undefined) {
     return fail(`the Zip64 locator points to offset ${pointed}, where ${there ? 'there is no Zip64 end record' : 'no Zip64 end record fits'}`);
   }
-  const recordOffset = found;
-  const record = found === pointed ? there! : await file.read(found, ZIP64_EOCD_SIZE);
+  const { at: recordOffset, record } = found;
   // Some readers take the record from the locator's offset, others from just before the locator;
   // both must find the same one.
   const recordEnd = recordOffset + 12 + readUInt64(record, 4);
@@ -230,15 +229,15 @@ async function readZip64(
  * written with, so its locator points as far before its Zip64 end record as the prefix is long.
  * The record is then right before the locator, and its directory ends at the offset the locator
  * gives, as Python's zipfile checks before reading it there. Returns where the record is, so that
- * the prefix can be measured and reported like any other; undefined when the bytes there are not
- * such a record.
+ * the prefix can be measured and reported like any other, with the record's bytes; undefined when
+ * the bytes there are not such a record.
  */
-async function prefixedRecord(file: RandomAccess, locatorOffset: number, pointed: number): Promise<number | undefined> {
+async function prefixedRecord(file: RandomAccess, locatorOffset: number, pointed: number): Promise<{ at: number; record: Buffer } | undefined> {
   const at = locatorOffset - ZIP64_EOCD_SIZE;
   if (at <= pointed) return undefined;
   const record = await file.read(at, ZIP64_EOCD_SIZE);
   if (record.readUInt32LE(0) !== SIG_ZIP64_EOCD || readUInt64(record, 4) !== ZIP64_EOCD_SIZE - 12) return undefined;
-  return readUInt64(record, 40) + readUInt64(record, 48) === pointed ? at : undefined;
+  return readUInt64(record, 40) + readUInt64(record, 48) === pointed ? { at, record } : undefined;
 }
 
 /**
