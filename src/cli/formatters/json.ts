@@ -7,7 +7,12 @@ import { slashPath, visibleProblems, type FormatOptions } from './shared.js';
  * never renamed or removed.
  */
 export function formatJson(report: Report, options: FormatOptions): string {
-  const document = {
+  return `${JSON.stringify(jsonReport(report, options), null, 2)}\n`;
+}
+
+/** A report as the JSON document holds it; several bundles' documents are put together from these. */
+export function jsonReport(report: Report, options: FormatOptions): object {
+  return {
     ok: report.ok,
     errorCount: report.errorCount,
     warningCount: report.warningCount,
@@ -28,5 +33,4 @@ export function formatJson(report: Report, options: FormatOptions): string {
     // What the `file` of a problem with `built` is relative to, from the working folder.
     ...(report.sourceRoot !== undefined ? { sourceRoot: slashPath(options.cwd, path.resolve(options.cwd, report.sourceRoot)) } : {}),
   };
-  return `${JSON.stringify(document, null, 2)}\n`;
 }

@@ -63,11 +63,12 @@ async function printReports(reports: readonly Report[], flags: Pick<ValidateFlag
   }
   const total = totalOf(reports);
   if (flags.format === 'json') {
+    const { jsonReport } = await import('../../formatters/json.js');
     const document = {
       ok: total.ok,
       errorCount: total.errorCount,
       warningCount: total.warningCount,
-      bundles: reports.map((report) => JSON.parse(formatter(report, options)) as unknown),
+      bundles: reports.map((report) => jsonReport(report, options)),
     };
     io.stdout(`${JSON.stringify(document, null, 2)}\n`);
     return;
