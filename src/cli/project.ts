@@ -46,11 +46,24 @@ interface TargetFlags {
  * `--config` names the project file instead, for every path. With `buildOutput`, the tool folder
  * is one a build writes (`dev --url`), which may not exist yet.
  */
-export async function resolveTarget(given: string | undefined, flags: TargetFlags, io: CliIo, command: Command, options: { buildOutput?: boolean } = {}): Promise<Target> {
+export async function resolveTarget(
+  given: string | undefined,
+  flags: TargetFlags,
+  io: CliIo,
+  command: Command,
+  options: { buildOutput?: boolean; projects?: ProjectFiles } = {},
+): Promise<Target> {
   const ruleFlags = parseRuleFlags(flags.rule ?? []);
   const show = (file: string) => shownPath(file, io.cwd);
-  const explicit = flags.config === undefined ? undefined : await loadProjectConfig(io.cwd, flags.config, show);
-  const target = await locate(given, explicit, io.cwd, command, options.buildOutput ?? false);
+  const projects = options.projects ?? new Map();
+  const load = (file: string | undefined) => {
+    const key = file ?? '';
+    let loaded = projects.get(key);
+    if (loaded === undefined) projects.set(key, (loaded = loadProjectConfig(io.cwd, file, show)));
+    return loaded;
+  };
+  const explicit = flags.config === undefined ? undefined : await load(flags.config);
+  const target = await locate(given, explicit, io.cwd, command, options.buildOutput ?? false, load);
   const project = target.project;
   const settings = withRuleFlags(project?.config.rules ?? {}, project?.config.overrides ?? [], ruleFlags);
   return { path: target.path, shown: show(target.path), ...(project ? { project } : {}), ...settings };
@@ -75,8 +88,10 @@ export async function resolveTargets(given: readonly string[], flags: TargetFlag
     paths.push(...(zips.length > 0 ? zips : [absolute]));
   }
   const targets: Target[] = [];
+  // The zips of a release folder share their project file: it is read once for all of them.
+  const projects: ProjectFiles = new Map();
   for (const each of paths) {
-    const target = await resolveTarget(each, flags, io, command);
+    const target = await resolveTarget(each, flags, io, command, { projects });
     if (!targets.some((seen) => seen.path === target.path)) targets.push(target);
   }
   return { targets, several: given.length > 1 || expanded };
@@ -96,10 +111,20 @@ interface Located {
   project?: LoadedConfig;
 }
 
-async function locate(given: string | undefined, explicit: LoadedConfig | undefined, cwd: string, command: Command, buildOutput: boolean): Promise<Located> {
+/** Project files read in one resolution, by the name they were asked for ('' for the search from the working folder). */
+type ProjectFiles = Map<string, Promise<LoadedConfig | undefined>>;
+
+async function locate(
+  given: string | undefined,
+  explicit: LoadedConfig | undefined,
+  cwd: string,
+  command: Command,
+  buildOutput: boolean,
+  load: (file: string | undefined) => Promise<LoadedConfig | undefined>,
+): Promise<Located> {
   const show = (file: string) => shownPath(file, cwd);
   if (given === undefined) {
-    const project = explicit ?? (await loadProjectConfig(cwd, undefined, show));
+    const project = explicit ?? (await load(undefined));
     if (project) return { path: await sourceOf(project, cwd, command, buildOutput), project };
     await requireManifestHere(cwd, '.', command);
     return { path: cwd };
@@ -109,7 +134,7 @@ async function locate(given: string | undefined, explicit: LoadedConfig | undefi
   const folder = await isFolder(absolute);
   const own = folder ? path.join(absolute, CONFIG_FILE) : undefined;
   if (own !== undefined && (await exists(own))) {
-    const project = (await loadProjectConfig(cwd, show(own), show))!;
+    const project = (await load(show(own)))!;
     return { path: await sourceOf(project, cwd, command, buildOutput), project };
   }
   if (folder && !(await isFile(path.join(absolute, MANIFEST_PATH)))) {
@@ -119,7 +144,7 @@ async function locate(given: string | undefined, explicit: LoadedConfig | undefi
     else await requireManifestHere(absolute, show(absolute), command);
   }
   const found = await findConfigFile(folder ? absolute : path.dirname(absolute));
-  const project = found === undefined ? undefined : await loadProjectConfig(cwd, show(found), show);
+  const project = found === undefined ? undefined : await load(show(found));
   return { path: absolute, ...(project ? { project } : {}) };
 }
 
