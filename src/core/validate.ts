@@ -15,6 +15,7 @@ import type { AnyRule, ContentSummary, RuleContext, RuleHit } from './rules/rule
 import { MAX_UNPACKED_BYTES } from './rules/unpacked-size.js';
 import { placeAtSources, type SourceMapOptions } from './source-map/place-findings.js';
 import type { SourcePosition } from './source-map/source-placer.js';
+import { FirstBytes } from './first-bytes.js';
 
 export type { SourceMapOptions } from './source-map/place-findings.js';
 
@@ -148,7 +149,7 @@ async function inspect(
       continue;
     }
     const isManifest = entry === located;
-    const keep = isManifest ? collector(MANIFEST_MAX_BYTES + 1) : undefined;
+    const keep = isManifest ? new FirstBytes(MANIFEST_MAX_BYTES + 1) : undefined;
     // The manifest is read before every other file, so scanners see its final state. A file that
     // says it is larger than what is left of the budget is not scanned: either it is, and the
     // bundle fails on its size, or its header lies, and it fails on that; reading 50 MB of a bomb
@@ -159,7 +160,7 @@ async function inspect(
     let stopped = false;
     if (source.kind === 'zip' || keep || sessions.length > 0) {
       const limit = Math.max(0, budget - spent);
-      const result = entry.readable ? await source.read(entry, limit, keep?.sink ?? fanOut(sessions)) : { bytes: 0, stoppedAtLimit: false };
+      const result = entry.readable ? await source.read(entry, limit, keep ? (chunk) => keep.write(chunk) : fanOut(sessions)) : { bytes: 0, stoppedAtLimit: false };
       // A zip's sizes are what inflating really gives; a folder's come exact from the file system,
       // and the budget there only bounds how much is read for the scanners.
       if (source.kind === 'zip') bytes = result.bytes + (result.stoppedAtLimit ? 1 : 0);
@@ -270,21 +271,6 @@ function silencedLines(directives: readonly DisableDirective[]): Map<string, 'al
     else silenced.set(key, new Set([...(current ?? []), ...directive.ruleIds]));
   }
   return silenced;
-}
-
-/** A sink that keeps the first `limit` bytes it is given. */
-function collector(limit: number) {
-  const chunks: Buffer[] = [];
-  let kept = 0;
-  return {
-    sink(chunk: Buffer) {
-      if (kept >= limit) return;
-      const part = chunk.subarray(0, limit - kept);
-      chunks.push(part);
-      kept += part.length;
-    },
-    bytes: () => Buffer.concat(chunks),
-  };
 }
 
 function noop(): void {}

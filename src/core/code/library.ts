@@ -1,3 +1,5 @@
+import { FirstBytes } from '../first-bytes.js';
+
 /*
  * Library code: files a tool ships as someone else wrote them (a vendored jQuery, a minified chart
  * library). Their findings are real, but most need nothing from the author, and dozens of them can
@@ -58,24 +60,14 @@ function skipSpace(bytes: Buffer, from: number): number {
 }
 
 /** Keeps a copy of the first kilobyte of a file from its chunks; judged only if the file has findings. */
-export class LibraryHead {
-  private readonly parts: Buffer[] = [];
-  private size = 0;
-
-  get full(): boolean {
-    return this.size >= HEAD_BYTES;
-  }
-
-  write(chunk: Buffer): void {
-    if (this.size >= HEAD_BYTES) return;
-    const part = chunk.subarray(0, HEAD_BYTES - this.size);
-    this.parts.push(Buffer.from(part));
-    this.size += part.length;
+export class LibraryHead extends FirstBytes {
+  constructor() {
+    super(HEAD_BYTES);
   }
 
   /** The judgement, made when first asked. */
   test(): () => boolean {
     let verdict: boolean | undefined;
-    return () => (verdict ??= isLibraryHead(Buffer.concat(this.parts)));
+    return () => (verdict ??= isLibraryHead(this.bytes()));
   }
 }
