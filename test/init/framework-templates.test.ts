@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
-import { completeAnswers, initProject, type InitAnswers, type TemplateName } from '../../src/core/init/index.js';
+import { completeAnswers, initProject, TEMPLATE_NAMES, TEMPLATE_SUMMARIES, type InitAnswers, type TemplateName } from '../../src/core/init/index.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { listFiles, REPO, runCli, tempDir } from './helpers.js';
 
@@ -157,6 +157,9 @@ describe('init --template', () => {
     const result = await runCli(['init', 'shop'], { cwd, input: ['angular', '3', '2', 'Shop', '', '', ''] });
     expect(result.code, result.stdout).toBe(EXIT.ok);
     expect(result.stdout).toContain('Template (1, 2 or 3)');
+    // Every template is offered, numbered in TEMPLATE_NAMES' order, with what it is built with.
+    for (const [i, name] of TEMPLATE_NAMES.entries()) expect(result.stdout).toMatch(new RegExp(`^ {2}${i + 1} {2}${name} +${TEMPLATE_SUMMARIES[name].replace(/[()]/g, '\\$&')}$`, 'm'));
+    expect(result.stdout).toContain('  2  react     React and TypeScript, built with Vite\n');
     expect(result.stdout).toContain('Answer 1 for vanilla, 2 for react or 3 for vue, not "angular".');
     expect(await listFiles(path.join(cwd, 'shop'))).toEqual(expect.arrayContaining(['src/App.vue', 'public/manifest.json']));
     expect((await readJson(path.join(cwd, 'shop/public/manifest.json')))['type']).toBe('quoting_extension');

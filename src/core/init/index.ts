@@ -29,4 +29,4 @@ export {
   type TargetState,
 } from './init-project.js';
 export { PUBLISHED_MARK, VENDOR_FOLDER, runningToolkitSource, toolkitSourceFrom, type ToolkitSource, type VendoredToolkit } from './toolkit-source.js';
-export { DEFAULT_TEMPLATE, TEMPLATE_NAMES, TOOL_FOLDER, packageNameFor, planProject, type PlanInput, type PlannedFile, type TemplateFile, type TemplateName } from './plan.js';
+export { DEFAULT_TEMPLATE, TEMPLATE_NAMES, TEMPLATE_SUMMARIES, TOOL_FOLDER, packageNameFor, planProject, type PlanInput, type PlannedFile, type TemplateFile, type TemplateName } from './plan.js';

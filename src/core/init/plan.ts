@@ -10,6 +10,13 @@ export const TOOL_FOLDER = 'src';
  */
 export type TemplateName = 'vanilla' | 'react' | 'vue';
 export const TEMPLATE_NAMES: readonly TemplateName[] = ['vanilla', 'react', 'vue'];
+
+/** What each template is built with, in a few words, as `init` offers them. */
+export const TEMPLATE_SUMMARIES: Readonly<Record<TemplateName, string>> = {
+  vanilla: 'HTML, CSS and JavaScript, with no build step',
+  react: 'React and TypeScript, built with Vite',
+  vue: 'Vue 3 and TypeScript (single-file components), built with Vite',
+};
 export const DEFAULT_TEMPLATE: TemplateName = 'vanilla';
 
 /** Where a template keeps manifest.json: the tool folder itself, or Vite's public/, which the build copies. */

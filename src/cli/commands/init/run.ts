@@ -6,6 +6,8 @@ import {
   ANSWER_FIELDS,
   DEFAULT_FOLDER,
   DEFAULT_TEMPLATE,
+  TEMPLATE_NAMES,
+  TEMPLATE_SUMMARIES,
   TOOL_TYPES,
   assertTargetUsable,
   checkAnswers,
@@ -133,18 +135,16 @@ async function askAnswers(prompter: Prompter, given: Partial<Record<AnswerField,
 }
 
 async function askTemplate(prompter: Prompter): Promise<TemplateName> {
-  prompter.say(
-    'Built with:\n' +
-      '  1  vanilla   HTML, CSS and JavaScript, with no build step\n' +
-      '  2  react     React and TypeScript, built with Vite\n' +
-      '  3  vue       Vue 3 and TypeScript (single-file components), built with Vite\n',
-  );
-  const choices: readonly TemplateName[] = ['vanilla', 'react', 'vue'];
+  const width = Math.max(...TEMPLATE_NAMES.map((name) => name.length));
+  prompter.say(`Built with:\n${TEMPLATE_NAMES.map((name, i) => `  ${i + 1}  ${name.padEnd(width)}   ${TEMPLATE_SUMMARIES[name]}\n`).join('')}`);
+  const numbers = TEMPLATE_NAMES.map((_, i) => String(i + 1));
+  const either = (items: readonly string[]) => `${items.slice(0, -1).join(', ')} or ${items.at(-1)!}`;
+  const fallback = String(TEMPLATE_NAMES.indexOf(DEFAULT_TEMPLATE) + 1);
   for (;;) {
-    const answer = (await prompter.ask('Template (1, 2 or 3)', '1')).toLowerCase();
-    const template = choices[Number(answer) - 1] ?? choices.find((name) => name === answer);
+    const answer = (await prompter.ask(`Template (${either(numbers)})`, fallback)).toLowerCase();
+    const template = TEMPLATE_NAMES[Number(answer) - 1] ?? TEMPLATE_NAMES.find((name) => name === answer);
     if (template) return template;
-    prompter.complain(`answer 1 for vanilla, 2 for react or 3 for vue, not "${answer}".`);
+    prompter.complain(`answer ${either(TEMPLATE_NAMES.map((name, i) => `${i + 1} for ${name}`))}, not "${answer}".`);
   }
 }
 
