@@ -114,6 +114,19 @@ describe('the commands shown in README.md and docs/', { timeout: 240_000 }, () =
     expect(new Set(SHOWN.map(({ file }) => file))).toEqual(new Set(['README.md', 'docs/dev.md', 'docs/frameworks.md', 'docs/init.md', 'docs/pack.md', 'docs/project-file.md', 'docs/rules.md', 'docs/validate.md', 'docs/version.md']));
   });
 
+  it("README.md's CI block is what the workflow of a vanilla project does, for both tool types", () => {
+    const template = 'vanilla';
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const [block] = codeBlocks(readme.slice(readme.indexOf('\n## CI\n')), 'yaml');
+    const steps = block!.body.split('\n').filter((line) => line.trim() !== '' && !line.trim().startsWith('#'));
+    expect(steps.length).toBeGreaterThan(10);
+    for (const type of ['standalone', 'quoting_extension']) {
+      const project = init(tempDir('pipeline-tool-docs-'), ['my-tool', '--template', template, '--type', type]);
+      const workflow = readFileSync(path.join(project, '.github/workflows/validate.yml'), 'utf8').split('\n');
+      expect(steps.filter((line) => !workflow.includes(line)), `${template} ${type}`).toEqual([]);
+    }
+  });
+
   it.each(SHOWN.filter((shown) => !NOT_RUN.has(key(shown))).map((shown) => [`${shown.file}:${shown.line}: ${shown.text}`, shown] as const))('%s', async (_where, shown) => {
     const cwd = prepare(placeOf(shown), shown.args);
     await runExample(anyFreePort(shown.args), cwd);

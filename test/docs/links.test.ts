@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/bundles.js';
-import { anchorsOf, linksOf, markdownFiles, ROOT, slug } from './markdown.js';
+import { anchorsOf, linksOf, markdownFiles, ROOT, slug, unclosedFence } from './markdown.js';
 
 /*
  * Every relative link in the README and docs/ leads somewhere: the file exists, and a `#fragment`
@@ -41,6 +41,12 @@ describe('the links of README.md and docs/', () => {
     const files = markdownFiles();
     expect(files.length).toBeGreaterThan(10);
     expect(brokenLinks(ROOT, files)).toEqual([]);
+  });
+
+  it('are all read: no page leaves a code block open, which would hide the links after it', () => {
+    const open = markdownFiles().map((file) => [file, unclosedFence(readFileSync(path.join(ROOT, file), 'utf8'))]);
+    expect(open.filter(([, line]) => line !== undefined)).toEqual([]);
+    expect(unclosedFence('```sh\nls\n```\n\n```yaml\njobs:\n')).toBe(5);
   });
 
   it('are checked at all: every page but the README is linked from the docs index', () => {

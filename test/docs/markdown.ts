@@ -32,6 +32,19 @@ export function proseLines(text: string): Array<{ line: number; text: string }> 
   return found;
 }
 
+/** The line of a fence that opens a code block and never closes it, if any. */
+export function unclosedFence(text: string): number | undefined {
+  let open: number | undefined;
+  let fence: string | undefined;
+  text.split('\n').forEach((line, index) => {
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker === undefined) return;
+    if (fence === undefined) [fence, open] = [marker, index + 1];
+    else if (marker[0] === fence[0] && marker.length >= fence.length) [fence, open] = [undefined, undefined];
+  });
+  return open;
+}
+
 /** The fenced blocks of a language (```sh), each with the number of its first line. */
 export function codeBlocks(text: string, language: string): Array<{ line: number; body: string }> {
   const blocks: Array<{ line: number; body: string }> = [];
