@@ -1,18 +1,18 @@
-// Rewrites what lists the rules from the rule definitions (run `npm run build` first): the README's
-// two rules tables, and the rule settings that schemas/config.schema.json offers editors.
+// Rewrites what lists the rules from the rule definitions (run `npm run build` first): the two rules
+// tables of docs/rules.md, and the rule settings that schemas/config.schema.json offers editors.
 // Tests fail while either differs from what this writes.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { readmeTables } from '../dist/core/rule-docs.js';
+import { rulesPageTables } from '../dist/core/rule-docs.js';
 import { rules } from '../dist/core/rules/index.js';
 
-const file = new URL('../README.md', import.meta.url);
-let readme = readFileSync(file, 'utf8');
-for (const [name, table] of Object.entries(readmeTables(rules))) {
+const file = new URL('../docs/rules.md', import.meta.url);
+let page = readFileSync(file, 'utf8');
+for (const [name, table] of Object.entries(rulesPageTables(rules))) {
   const pattern = new RegExp(`(<!-- rules-table:${name} -->\\n)[\\s\\S]*?(\\n<!-- /rules-table -->)`);
-  if (!pattern.test(readme)) throw new Error(`README.md has no <!-- rules-table:${name} --> block`);
-  readme = readme.replace(pattern, (_match, start, end) => `${start}${table}${end}`);
+  if (!pattern.test(page)) throw new Error(`docs/rules.md has no <!-- rules-table:${name} --> block`);
+  page = page.replace(pattern, (_match, start, end) => `${start}${table}${end}`);
 }
-writeFileSync(file, readme);
+writeFileSync(file, page);
 
 // The project file's schema: one property per rule, with the settings it may take.
 const schemaFile = new URL('../schemas/config.schema.json', import.meta.url);

@@ -3,24 +3,24 @@ import { describe, expect, it } from 'vitest';
 import { rules } from '../src/core/rules/index.js';
 
 /*
- * Severities and locks are public API: an author's CI passes or fails on them. The README's rules
- * tables state them, and this test holds the registry to that statement, so changing a rule's
+ * Severities and locks are public API: an author's CI passes or fails on them. The rules
+ * tables of docs/rules.md state them, and this test holds the registry to that statement, so changing a rule's
  * severity, or unlocking it, means changing the documentation on purpose.
  */
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const rulesPage = readFileSync(new URL('../docs/rules.md', import.meta.url), 'utf8');
 
-/** `| \`rule-id\` | severity cell | ...` rows of every table in the README. */
+/** `| \`rule-id\` | severity cell | ...` rows of every table in docs/rules.md. */
 function documentedRules(): Map<string, string[]> {
   const rows = new Map<string, string[]>();
-  for (const match of readme.matchAll(/^\| `([a-z0-9-]+)` \| ([^|]+) \|/gm)) {
+  for (const match of rulesPage.matchAll(/^\| `([a-z0-9-]+)` \| ([^|]+) \|/gm)) {
     const id = match[1]!;
     rows.set(id, [...(rows.get(id) ?? []), match[2]!.trim()]);
   }
   return rows;
 }
 
-describe("the README's rules tables", () => {
+describe("the rules tables of docs/rules.md", () => {
   const documented = documentedRules();
 
   it('state every rule exactly once, with its severity and whether it is locked', () => {

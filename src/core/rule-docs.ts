@@ -1,7 +1,7 @@
 import { CODE_RULE_IDS } from './code/rule-ids.js';
 import type { AnyRule } from './rules/rule.js';
 
-/** `pipeline-tool rules <id>`: one rule, from the same fields as the list and the README's table. */
+/** `pipeline-tool rules <id>`: one rule, from the same fields as the list and the table of docs/rules.md. */
 export function explainRule(rule: AnyRule): string {
   const lock = rule.locked
     ? 'yes: a marketplace limit or archive integrity check; --rule, pipeline-tool.config.json and disable comments cannot turn it off or down'
@@ -17,7 +17,7 @@ export function explainRule(rule: AnyRule): string {
 }
 
 /**
- * The README's rules table, made from the rule definitions (a test keeps the README equal to it).
+ * A rules table of docs/rules.md, made from the rule definitions (a test keeps the page equal to it).
  * Each row ends with an anchor, `#rule-<id>`, which the SARIF output's help links point at.
  */
 export function rulesTable(rules: readonly AnyRule[]): string {
@@ -26,8 +26,8 @@ export function rulesTable(rules: readonly AnyRule[]): string {
   return ['| id | severity | what it catches | how to fix it |', '|---|---|---|---|', ...rows].join('\n');
 }
 
-/** The README's two tables: the code checks (rules whose findings the scanners make) and the others. */
-export function readmeTables(registry: readonly AnyRule[]): { bundle: string; code: string } {
+/** The two tables of docs/rules.md: the code checks (rules whose findings the scanners make) and the others. */
+export function rulesPageTables(registry: readonly AnyRule[]): { bundle: string; code: string } {
   const code = new Set(CODE_RULE_IDS);
   return { bundle: rulesTable(registry.filter((rule) => !code.has(rule.id))), code: rulesTable(registry.filter((rule) => code.has(rule.id))) };
 }

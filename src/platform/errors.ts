@@ -2,7 +2,7 @@ import type { BridgeError, BridgeErrorCode, BridgeProblem, BridgeProblemCode } f
 
 /*
  * Every code below is public API: tools, tests and the dev server's UI match on them. Add new
- * codes freely, never rename or reuse one. docs/platform-model.md documents each of them, and a
+ * codes freely, never rename or reuse one. docs/errors.md documents each of them, and a
  * test keeps that table and these catalogues in step.
  */
 

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/bundles.js';
-import { runCli, STACK_TRACE } from '../helpers/cli.js';
-import { spawnDev } from '../dev/dev-process.js';
+import { runCli } from '../helpers/cli.js';
+import { runExample, words } from '../helpers/examples.js';
 
 /*
  * Every example a newcomer is shown, run as written against what `init` makes, for both kinds of
@@ -23,13 +23,6 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TYPES = ['standalone', 'quoting_extension'] as const;
 const COMMANDS = ['dev', 'pack', 'validate', 'version', 'rules'] as const;
 
-/** The words of a command line, as a POSIX shell splits it (double and single quotes, no expansion). */
-function words(line: string): string[] {
-  const found: string[] = [];
-  for (const match of line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) found.push(match[1] ?? match[2] ?? match[3]!);
-  return found;
-}
-
 /** The `$ pipeline-tool …` lines of a help text, without the words that describe them. */
 function examplesOf(help: string): string[][] {
   return [...help.matchAll(/^ {2}\$ (pipeline-tool .+?)(?: {2,}.*)?$/gm)].map((match) => words(match[1]!).slice(1));
@@ -38,32 +31,6 @@ function examplesOf(help: string): string[][] {
 function helpOf(command?: string): string {
   const result = runCli(command === undefined ? ['--help'] : [command, '--help']);
   expect(result.code).toBe(0);
-  return result.stdout;
-}
-
-/** Runs one example and checks it exits as documented; dev is stopped once it serves. */
-async function runExample(args: string[], cwd: string): Promise<string | undefined> {
-  const shown = `pipeline-tool ${args.join(' ')} (in ${cwd})`;
-  if (args[0] === 'dev') {
-    const dev = spawnDev(args.slice(1), { cwd });
-    try {
-      await dev.waitForOutput(/Stop: +Ctrl-C/);
-      expect(dev.stderr(), shown).not.toMatch(/manifest\.json/);
-    } finally {
-      expect(await dev.stop(), `${shown}\n${dev.stderr()}`).toBe(0);
-    }
-    return undefined;
-  }
-  const result = runCli(args, { cwd });
-  expect(result.stderr, shown).not.toMatch(STACK_TRACE);
-  if (args[0] === 'init' && args.length === 1) {
-    // Asks on a terminal; a test has none, and the help says what happens then.
-    expect(result.code, shown).toBe(2);
-    expect(result.stderr).toContain('there is no terminal to ask on');
-    expect(result.stderr).toContain('add --yes');
-    return undefined;
-  }
-  expect(result.code, `${shown}\n${result.stdout}${result.stderr}`).toBe(0);
   return result.stdout;
 }
 

@@ -90,7 +90,7 @@ describe('the log and its one run', () => {
         shortDescription: { text: rule.description },
         fullDescription: { text: rule.why },
         help: { text: rule.fix, markdown: rule.fix },
-        helpUri: `${PACKAGE.homepage}#rule-${rule.id}`,
+        helpUri: `https://unpkg.com/pipeline-tool@${PACKAGE.version}/docs/rules.md#rule-${rule.id}`,
         defaultConfiguration: { level: rule.severity },
         properties: { tags: [code.has(rule.id) ? 'code' : 'bundle', ...(rule.locked ? ['locked'] : [])] },
       });
@@ -103,7 +103,7 @@ describe('the log and its one run', () => {
     expect(named('path-utf8-flag').name).toBe('PathUtf8Flag');
     expect(named('dialog-call').properties!.tags).toEqual(['code']);
     expect(named('manifest-missing').properties!.tags).toEqual(['bundle', 'locked']);
-    expect(ruleHelpUri('dialog-call')).toBe(`${PACKAGE.homepage}#rule-dialog-call`);
+    expect(ruleHelpUri('dialog-call')).toBe(`https://unpkg.com/pipeline-tool@${PACKAGE.version}/docs/rules.md#rule-dialog-call`);
     // Both kinds of tag and the lock occur, so each branch above was taken.
     expect(new Set(run.tool.driver.rules!.map((descriptor) => descriptor.properties!.tags!.join(' ')))).toEqual(new Set(['code', 'bundle', 'bundle locked']));
   });

@@ -133,7 +133,7 @@ describe('validate --format sarif', () => {
     const run = log.runs[0]!;
     const { version, homepage } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string; homepage: string };
     expect(run.tool.driver).toMatchObject({ name: 'pipeline-tool', version, informationUri: homepage });
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const rulesPage = readFileSync(new URL('../../docs/rules.md', import.meta.url), 'utf8');
     expect(run.tool.driver.rules!.map((rule) => rule.id)).toEqual(rules.map((rule) => rule.id));
     run.tool.driver.rules!.forEach((descriptor, index) => {
       const rule = rules[index]!;
@@ -141,12 +141,12 @@ describe('validate --format sarif', () => {
         shortDescription: { text: rule.description },
         fullDescription: { text: rule.why },
         help: { text: rule.fix },
-        helpUri: `${homepage}#rule-${rule.id}`,
+        helpUri: `https://unpkg.com/pipeline-tool@${version}/docs/rules.md#rule-${rule.id}`,
         defaultConfiguration: { level: rule.severity },
       });
       expect((descriptor.properties?.tags ?? []).includes('locked')).toBe(rule.locked === true);
-      // The help link lands on the rule's row of the README's tables.
-      expect(readme).toContain(`<a id="rule-${rule.id}"></a>`);
+      // The help link lands on the rule's row of the tables in docs/rules.md, which the package ships.
+      expect(rulesPage).toContain(`<a id="rule-${rule.id}"></a>`);
     });
     expect(run.results).toEqual([]);
     expect(run.columnKind).toBe('unicodeCodePoints');

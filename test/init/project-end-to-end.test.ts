@@ -235,7 +235,7 @@ describe.skipIf(process.platform === 'win32')('slow: packed, installed, scaffold
     const { version } = await readJson<{ version: string }>(path.join(REPO, 'package.json'));
     expect(installedVersion).toBe(`${version}\n`);
     expect(versionHelp).toContain('<release>');
-    expect(shipped).toEqual(['README.md', 'bin', 'dist', 'node_modules', 'package.json', 'schemas', 'scripts', 'templates']);
+    expect(shipped).toEqual(['README.md', 'bin', 'dist', 'docs', 'node_modules', 'package.json', 'schemas', 'scripts', 'templates']);
     expect(shippedScripts).toEqual(['prepare.mjs']);
     expect(shippedDist).toEqual(expect.arrayContaining(['index.js', 'index.d.ts', 'cli']));
     expect(shippedDist).not.toContain('.build-inputs');

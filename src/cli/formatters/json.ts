@@ -3,7 +3,7 @@ import type { Report } from '../../core/problem.js';
 import { slashPath, visibleProblems, type FormatOptions } from './shared.js';
 
 /**
- * One JSON document. The shape is documented in the README and kept stable: fields may be added,
+ * One JSON document. The shape is documented in docs/validate.md and kept stable: fields may be added,
  * never renamed or removed.
  */
 export function formatJson(report: Report, options: FormatOptions): string {

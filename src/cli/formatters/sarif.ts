@@ -36,9 +36,13 @@ function packageFacts(): PackageFacts {
   return facts;
 }
 
-/** Where the README explains a rule: the anchor its row in the rules tables carries. */
+/**
+ * Where a rule is explained: the anchor its row carries in docs/rules.md, the page as this version
+ * of the package ships it. The package has no web site of its own beyond the registry's page,
+ * which shows the README alone, so the link goes to the registry's file CDN.
+ */
 export function ruleHelpUri(ruleId: string): string {
-  return `${packageFacts().homepage.replace(/#.*$/, '')}#rule-${ruleId}`;
+  return `https://unpkg.com/pipeline-tool@${packageFacts().version}/docs/rules.md#rule-${ruleId}`;
 }
 
 export function formatSarif(report: Report, options: FormatOptions): string {

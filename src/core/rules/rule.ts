@@ -45,11 +45,11 @@ export interface Rule<D extends object = Record<string, unknown>> {
    * whatever our settings say, so no flag, config file or comment may turn it off or down.
    */
   readonly locked?: boolean;
-  /** What it catches, in one line: the README's rules table and `pipeline-tool rules`. */
+  /** What it catches, in one line: the rules table of docs/rules.md and `pipeline-tool rules`. */
   readonly description: string;
-  /** Why it matters, in one or two sentences: `pipeline-tool rules <id>` and the README's table. */
+  /** Why it matters, in one or two sentences: `pipeline-tool rules <id>` and the table of docs/rules.md. */
   readonly why: string;
-  /** How to fix what it catches: `pipeline-tool rules <id>` and the README's table. */
+  /** How to fix what it catches: `pipeline-tool rules <id>` and the table of docs/rules.md. */
   readonly fix: string;
   /** The wording of one finding, made from its data. */
   message(data: D, file?: string): string;

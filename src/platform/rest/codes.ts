@@ -1,6 +1,6 @@
 /*
  * The `error.code` of every REST API error response, with its HTTP status. Public API like the
- * bridge's codes: never renamed or reused. The README documents each one, and a test keeps that
+ * bridge's codes: never renamed or reused. docs/errors.md documents each one, and a test keeps that
  * table and this catalogue in step.
  */
 export const API_ERROR_CODES = {
