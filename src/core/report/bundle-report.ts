@@ -7,7 +7,7 @@ import { extensionOf } from '../paths.js';
 import type { Problem } from '../problem.js';
 import { bytesBySource } from '../source-map/source-bytes.js';
 import { findSourceMap, MAX_MAP_BYTES, readMapInside } from '../source-map/source-placer.js';
-import { bundleLimits, type BundleLimits } from './limits.js';
+import { limitsOf, type BundleLimits } from './limits.js';
 
 /** Bytes as they unpack (`raw`) and as the zip holds them (`zipped`). */
 export interface Sized {
@@ -78,12 +78,10 @@ const MAPPED_TYPES = new Set(['.js', '.css']);
  * source maps.
  */
 export async function reportBundle(source: BundleSource, options: ReportOptions = {}): Promise<BundleReport> {
-  await source.sized;
+  const limits = await limitsOf(source);
   const entries = source.entries.filter((entry) => entry.kind === 'file');
   const files: ReportFile[] = entries.map((entry) => ({ path: entry.path, raw: entry.declaredSize, zipped: entry.compressedSize ?? 0, mapped: false }));
-  const unpackedSize = files.reduce((sum, file) => sum + file.raw, 0);
   const zippedFiles = files.reduce((sum, file) => sum + file.zipped, 0);
-  const limits = bundleLimits({ files: files.length, zipSize: source.archiveSize, unpackedSize });
 
   const maps = options.sourceMaps === false ? undefined : options.sourceMaps ?? {};
   const folder = maps ? (maps.folder ?? (source.kind === 'folder' ? source.location : undefined)) : undefined;

@@ -1,3 +1,4 @@
+import type { BundleSource } from '../bundle/source.js';
 import { groupDigits } from '../format-bytes.js';
 import { MAX_ARCHIVE_BYTES } from '../rules/bundle-size.js';
 import { MAX_FILES } from '../rules/file-count.js';
@@ -26,6 +27,16 @@ export function bundleLimits(sizes: { files: number; zipSize?: number | undefine
     zipBytes: measure(sizes.zipSize, MAX_ARCHIVE_BYTES),
     unpackedBytes: measure(sizes.unpackedSize, MAX_UNPACKED_BYTES),
   };
+}
+
+/**
+ * What a bundle uses of each limit, as its source holds the sizes: a zip's own, or a folder's zip
+ * as pack would write it, once measured (a folder opened with openBundle or openBundleToCheck).
+ */
+export async function limitsOf(source: BundleSource): Promise<BundleLimits> {
+  await source.sized;
+  const files = source.entries.filter((entry) => entry.kind === 'file');
+  return bundleLimits({ files: files.length, zipSize: source.archiveSize, unpackedSize: files.reduce((sum, entry) => sum + entry.declaredSize, 0) });
 }
 
 /**
