@@ -1,13 +1,16 @@
-import { cpSync, statSync } from 'node:fs';
+import { cpSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, requireChromium } from '../dev/browser.js';
 import { runCli } from '../helpers/cli.js';
-import { tempDir } from '../helpers/bundles.js';
+import { goodFiles, tempDir, writeFolder } from '../helpers/bundles.js';
 import { buildTemplate } from '../helpers/template-app.js';
 import { REPO } from '../vite/helpers.js';
+import { startTestServer } from '../dev/helpers.js';
+import { packFolder } from '../../src/core/pack/pack-folder.js';
+import { bundleLimits, sizeLine } from '../../src/core/report/limits.js';
 
 /*
  * The page `pack --report` writes, opened from file:// in Chromium for the vanilla, React and Vue
@@ -52,6 +55,51 @@ describe.skipIf(!available)('the bundle report page in Chromium', () => {
 
   afterAll(async () => {
     await browser?.close();
+  });
+
+  it('shows hostile names as text: nothing in a file, package or source name runs', async () => {
+    const attack = '<img src=x onerror="window.__pwned=1;alert(1)">';
+    const script = 'document.body.append("ready");\n';
+    const map = {
+      version: 3,
+      sources: [`node_modules/${attack}/index.js`, `src/</script><script>window.__pwned=2</script>.ts`, 'src/\u2028<!--.ts'],
+      mappings: 'AAAA,SCAA,eCAA',
+      names: [],
+    };
+    const folder = writeFolder({
+      ...goodFiles(),
+      'app.js': script,
+      'app.js.map': JSON.stringify(map),
+      [`${attack}.js`]: script,
+    });
+    const project = tempDir();
+    // Sources are named from the working folder: the tool folder here.
+    const ran = runCli(['validate', folder, '--report', path.join(project, 'page.html')], { cwd: folder });
+    expect(ran.code).toBe(1); // the file name is unsafe: an error, listed on the page
+    const html = readFileSync(path.join(project, 'page.html'), 'utf8');
+    expect(html).not.toContain('</script><script>window');
+    expect(html).not.toContain('<img src=x');
+
+    const page: Page = await (await browser.newContext()).newPage();
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.goto(pathToFileURL(path.join(project, 'page.html')).href);
+    await page.locator('body[data-ready="true"]').waitFor({ timeout: 10_000 });
+    const seen = await page.evaluate(() => ({
+      pwned: (window as unknown as { __pwned?: number }).__pwned,
+      images: document.images.length,
+      names: Array.from(document.querySelectorAll<HTMLElement>('tr[data-name]')).map((row) => row.dataset['name']),
+      findings: document.getElementById('findings')!.textContent,
+    }));
+    await page.close();
+    expect(dialogs).toEqual([]);
+    expect(seen.pwned).toBeUndefined();
+    expect(seen.images).toBe(0);
+    expect(seen.names).toEqual(expect.arrayContaining([`${attack}.js`, attack, 'src/</script><script>window.__pwned=2</script>.ts', 'src/\u2028<!--.ts']));
+    expect(seen.findings).toContain(`${attack}.js`);
   });
 
   /** Opens the page from file:// and reads what it shows, with every request it made. */
@@ -146,5 +194,33 @@ describe.skipIf(!available)('the bundle report page in Chromium', () => {
     const mappedTotal = [script, ...otherMapped].reduce((sum, file) => sum + file.size, 0);
     expect(all.reduce((sum, row) => sum + row.raw, 0)).toBeLessThanOrEqual(mappedTotal);
     expect(all.reduce((sum, row) => sum + row.raw, 0)).toBeGreaterThanOrEqual(script.size);
+  });
+
+  it('dev: the findings panel shows the size line and links to the page for the folder it serves', async () => {
+    const { project, tool } = projects.get('react')!;
+    const server = await startTestServer({ root: tool, sourceRoot: project, watch: false });
+    const packed = await packFolder(tool, { dryRun: true, out: `${path.join(project, 'release')}${path.sep}` });
+    const expected = sizeLine(bundleLimits(packed));
+    const state = (await (await fetch(new URL('/__pipeline/state', server.url))).json()) as { findings: { sizeLine: string } };
+    expect(state.findings.sizeLine).toBe(expected);
+
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await expect.poll(() => page.locator('#size-line').textContent(), { timeout: 10_000 }).toContain(expected);
+    const requests: string[] = [];
+    const [report] = await Promise.all([context.waitForEvent('page'), page.locator('#bundle-report-link').click()]);
+    report.on('request', (request) => requests.push(request.url()));
+    await report.locator('body[data-ready="true"]').waitFor({ timeout: 20_000 });
+    const shown = await report.evaluate(() => ({
+      sizeLine: document.querySelector('.size-line')!.textContent,
+      packages: Array.from(document.querySelectorAll<HTMLElement>('#packages tr[data-name]')).map((row) => row.dataset['name']),
+      sources: Array.from(document.querySelectorAll<HTMLElement>('#sources tr[data-name]')).map((row) => row.dataset['name']),
+    }));
+    await context.close();
+    expect(shown.sizeLine).toBe(expected);
+    expect(shown.packages).toContain('react-dom');
+    expect(shown.sources).toContain('src/App.tsx');
+    expect(requests).toEqual([]);
   });
 });
