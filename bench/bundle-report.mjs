@@ -3,9 +3,16 @@
 // share its files out among packages and sources through the maps, render the page, write it.
 // Run as its own process, start-up included: node bench/bundle-report.mjs <dist/index.js> <folder> <project> <page>
 import { writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 
 const [library, folder, project, page] = process.argv.slice(2);
-const { openBundle, reportBundle, renderReportPage } = await import(library);
+// The modules --report loads, not the whole library (which brings the dev server along).
+const dist = new URL('.', pathToFileURL(library));
+const [{ openBundle }, { reportBundle }, { renderReportPage }] = await Promise.all([
+  import(new URL('core/bundle/open-bundle.js', dist).href),
+  import(new URL('core/report/bundle-report.js', dist).href),
+  import(new URL('report-page/render.js', dist).href),
+]);
 const source = await openBundle(folder);
 try {
   const report = await reportBundle(source, { sourceMaps: { root: project } });

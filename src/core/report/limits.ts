@@ -1,5 +1,5 @@
 import type { BundleSource } from '../bundle/source.js';
-import { groupDigits } from '../format-bytes.js';
+import { formatShare, groupDigits } from '../format-bytes.js';
 import { MAX_ARCHIVE_BYTES } from '../rules/bundle-size.js';
 import { MAX_FILES } from '../rules/file-count.js';
 import { MAX_UNPACKED_BYTES } from '../rules/unpacked-size.js';
@@ -47,12 +47,6 @@ export function sizeLine(limits: BundleLimits): string {
   const part = (measure: Measure, what: string) =>
     measure.used === null
       ? `${what} not measured (limit ${groupDigits(measure.limit)})`
-      : `${groupDigits(measure.used)} ${what} of ${groupDigits(measure.limit)} (${percent(measure.share!)})`;
+      : `${groupDigits(measure.used)} ${what} of ${groupDigits(measure.limit)} (${formatShare(measure.share!)})`;
   return [part(limits.zipBytes, 'bytes zipped'), part(limits.unpackedBytes, 'unpacked'), part(limits.files, 'files')].join(' · ');
-}
-
-/** A share as a percentage with one decimal; a share that is not nothing never shows as 0.0%. */
-export function percent(share: number): string {
-  const shown = (share * 100).toFixed(1);
-  return share > 0 && shown === '0.0' ? '<0.1%' : `${shown}%`;
 }

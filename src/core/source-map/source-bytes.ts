@@ -23,20 +23,25 @@ export async function bytesBySource(text: string, found: FoundMap): Promise<Sour
   const trace = new AnyMap(found.map as ConstructorParameters<typeof AnyMap>[0], found.url);
   const sources = trace.resolvedSources;
   const lines = decodedMappings(trace);
-  const pieces = new Map<string | null, string[]>();
+  // Each source's stretches of the built text, as [from, to) pairs. A bundle holds each module in
+  // one stretch, so a mapping that starts where the same source's last stretch ended extends it.
+  const ranges = new Map<string | null, number[]>();
   const add = (source: string | null, from: number, to: number) => {
     if (to <= from) return;
-    let list = pieces.get(source);
-    if (!list) pieces.set(source, (list = []));
-    list.push(text.slice(from, to));
+    let list = ranges.get(source);
+    if (!list) ranges.set(source, (list = []));
+    if (list.length > 0 && list[list.length - 1] === from) list[list.length - 1] = to;
+    else list.push(from, to);
   };
   const starts = lineStartsOf(text);
   for (let line = 0; line < starts.length; line++) {
     const start = starts[line]!;
     const end = starts[line + 1] ?? text.length;
-    // Columns count UTF-16 units up to the line's end, its break excluded.
-    const breakAt = text.slice(start, end).search(/\r?\n$|\r$/);
-    const lineLength = breakAt < 0 ? end - start : breakAt;
+    // Columns count UTF-16 units up to the line's end, its break (LF, CRLF or CR) excluded.
+    let lineEnd = end;
+    if (lineEnd > start && text.charCodeAt(lineEnd - 1) === 0x0a) lineEnd--;
+    if (lineEnd > start && text.charCodeAt(lineEnd - 1) === 0x0d) lineEnd--;
+    const lineLength = lineEnd - start;
     const segments = lines[line] ?? [];
     let at = start;
     let current: string | null = null;
@@ -50,8 +55,10 @@ export async function bytesBySource(text: string, found: FoundMap): Promise<Sour
     }
     add(current, at, end);
   }
-  return [...pieces].map(([source, list]) => {
-    const joined = list.join('');
+  return [...ranges].map(([source, list]) => {
+    const parts: string[] = [];
+    for (let i = 0; i < list.length; i += 2) parts.push(text.slice(list[i], list[i + 1]));
+    const joined = parts.join('');
     return { source, bytes: Buffer.byteLength(joined, 'utf8'), text: joined };
   });
 }

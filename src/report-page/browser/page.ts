@@ -6,6 +6,7 @@
  * attribute value, never as markup.
  */
 import { hierarchy, treemap, treemapSquarify, type HierarchyRectangularNode } from 'd3-hierarchy';
+import { formatShare, groupDigits } from '../../core/format-bytes.js';
 import type { BundleReport, ReportOrigin, Sized } from '../../core/report/bundle-report.js';
 import type { Measure } from '../../core/report/limits.js';
 
@@ -45,11 +46,7 @@ function colourOf(node: Node): string {
 const report = JSON.parse(document.getElementById('report-data')!.textContent!) as BundleReport;
 const main = document.querySelector('main')!;
 
-const groupDigits = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
-const percent = (share: number) => {
-  const shown = (share * 100).toFixed(1);
-  return share > 0 && shown === '0.0' ? '<0.1%' : `${shown}%`;
-};
+const percent = formatShare;
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] {
   const made = document.createElement(tag);
