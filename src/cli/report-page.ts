@@ -43,8 +43,9 @@ export async function writeReportPage(source: BundleSource, file: string, option
 
 /** The report as JSON output carries it: every number, and where the page is. */
 export function reportJson(report: BundleReport, file: string, cwd: string): Record<string, unknown> {
-  const { bundle: _bundle, findings: _listedAsProblems, ...numbers } = report;
-  return { page: shownPath(file, cwd), ...numbers };
+  const { bundle: _bundle, findings: _listedAsProblems, sourceRoot, ...numbers } = report;
+  // Paths from the working folder, as validate's JSON shows its sourceRoot.
+  return { page: shownPath(file, cwd), ...numbers, sourceRoot: sourceRoot === null ? null : shownPath(sourceRoot, cwd) };
 }
 
 /** The line text output ends with. */

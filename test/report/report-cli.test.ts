@@ -67,6 +67,21 @@ describe('validate --report and pack --report', () => {
     expect(existsSync(path.join(root, 'tool.report.html'))).toBe(true);
   });
 
+  it('several bundles: a page beside each, and each bundle\'s sizes in the JSON; --quiet prints no path', () => {
+    const root = tempDir();
+    const one = writeFolder(goodFiles());
+    const two = writeFolder({ ...goodFiles(), 'more.js': 'document.title = "more";\n' });
+    const ran = runCli(['validate', one, two, '--report', '--format', 'json'], { cwd: root });
+    expect(ran.code).toBe(EXIT.ok);
+    const document = JSON.parse(ran.stdout) as { bundles: { sizes: { page: string; limits: { files: { used: number } } } }[] };
+    expect(document.bundles.map((bundle) => bundle.sizes.limits.files.used)).toEqual([4, 5]);
+    for (const folder of [one, two]) expect(existsSync(`${folder}.report.html`)).toBe(true);
+
+    const quiet = runCli(['pack', one, '-o', `${root}/`, '--report', '--quiet'], { cwd: root });
+    expect(quiet).toMatchObject({ code: EXIT.ok, stdout: '' });
+    expect(existsSync(path.join(root, 'kitchen-1.2.0.report.html'))).toBe(true);
+  });
+
   it('a page is written for a bundle that fails too, and for a dry run', () => {
     const root = tempDir();
     const folder = writeFolder({ ...goodFiles(), 'app.js': 'alert("x");\n' });

@@ -38,7 +38,7 @@ interface Shown {
   requests: string[];
 }
 
-describe.skipIf(!available)('the bundle report page in Chromium', () => {
+describe.skipIf(!available)('the bundle report page in Chromium', { timeout: 120_000 }, () => {
   let browser: Browser;
   const projects = new Map<string, { project: string; tool: string }>();
 

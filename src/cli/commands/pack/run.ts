@@ -68,7 +68,7 @@ export async function runPack(given: string | undefined, flags: PackFlags, io: C
       if (visible.length > 0) io.stdout(`${formatter(problems, options)}\n`);
       // Quiet means silent when all went well: the exit code says so.
       if (!(flags.quiet && result.ok && !result.dryRun)) io.stdout(formatPackText(result, options));
-      if (page) io.stdout(reportLine(page.file, io.cwd));
+      if (page && !flags.quiet) io.stdout(reportLine(page.file, io.cwd));
     }
     return result.ok ? EXIT.ok : EXIT.problems;
   } catch (error) {

@@ -54,7 +54,7 @@ export async function runValidate(bundles: readonly string[], flags: ValidateFla
   const sizes = pages.length > 0 ? pages.map((page) => page.sizes) : undefined;
   if (several) await printReports(reports, flags, io, sizes);
   else await printReport(reports[0]!, flags, io, sizes?.[0]);
-  if (flags.report !== undefined && flags.format !== 'json' && flags.format !== 'sarif') {
+  if (flags.report !== undefined && !flags.quiet && (flags.format === 'text' || flags.format === 'github')) {
     const { reportLine } = await import('../../report-page.js');
     for (const page of pages) io.stdout(reportLine(page.file, io.cwd));
   }
