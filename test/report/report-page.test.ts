@@ -8,7 +8,7 @@ import { runCli } from '../helpers/cli.js';
 import { goodFiles, tempDir, writeFolder } from '../helpers/bundles.js';
 import { buildTemplate } from '../helpers/template-app.js';
 import { REPO } from '../vite/helpers.js';
-import { startTestServer } from '../dev/helpers.js';
+import { SETTLE_MS, startTestServer } from '../dev/helpers.js';
 import { packFolder } from '../../src/core/pack/pack-folder.js';
 import { bundleLimits, sizeLine } from '../../src/core/report/limits.js';
 
@@ -38,7 +38,7 @@ interface Shown {
   requests: string[];
 }
 
-describe.skipIf(!available)('the bundle report page in Chromium', { timeout: 120_000 }, () => {
+describe.skipIf(!available)('the bundle report page in Chromium', () => {
   let browser: Browser;
   const projects = new Map<string, { project: string; tool: string }>();
 
@@ -87,7 +87,7 @@ describe.skipIf(!available)('the bundle report page in Chromium', { timeout: 120
       void dialog.dismiss();
     });
     await page.goto(pathToFileURL(path.join(project, 'page.html')).href);
-    await page.locator('body[data-ready="true"]').waitFor({ timeout: 10_000 });
+    await page.locator('body[data-ready="true"]').waitFor({ timeout: SETTLE_MS });
     const seen = await page.evaluate(() => ({
       pwned: (window as unknown as { __pwned?: number }).__pwned,
       images: document.images.length,
@@ -112,7 +112,7 @@ describe.skipIf(!available)('the bundle report page in Chromium', { timeout: 120
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
     await page.goto(url);
-    await page.locator('body[data-ready="true"]').waitFor({ timeout: 10_000 });
+    await page.locator('body[data-ready="true"]').waitFor({ timeout: SETTLE_MS });
     const shown = await page.evaluate(() => {
       const rows: Record<string, { name: string; raw: number; zipped: number }[]> = {};
       for (const section of Array.from(document.querySelectorAll('section'))) {
@@ -207,11 +207,11 @@ describe.skipIf(!available)('the bundle report page in Chromium', { timeout: 120
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(server.url);
-    await expect.poll(() => page.locator('#size-line').textContent(), { timeout: 10_000 }).toContain(expected);
+    await expect.poll(() => page.locator('#size-line').textContent(), { timeout: SETTLE_MS }).toContain(expected);
     const requests: string[] = [];
     const [report] = await Promise.all([context.waitForEvent('page'), page.locator('#bundle-report-link').click()]);
     report.on('request', (request) => requests.push(request.url()));
-    await report.locator('body[data-ready="true"]').waitFor({ timeout: 20_000 });
+    await report.locator('body[data-ready="true"]').waitFor({ timeout: SETTLE_MS });
     const shown = await report.evaluate(() => ({
       sizeLine: document.querySelector('.size-line')!.textContent,
       packages: Array.from(document.querySelectorAll<HTMLElement>('#packages tr[data-name]')).map((row) => row.dataset['name']),
