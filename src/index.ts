@@ -24,6 +24,9 @@ export {
   type IncludedFile,
 } from './core/pack/pack-folder.js';
 export { DestinationExistsError } from './core/pack/destination.js';
+export { reportBundle, type BundleReport, type ReportOptions, type ReportFile, type ReportOrigin, type ReportFinding, type Sized } from './core/report/bundle-report.js';
+export { bundleLimits, limitsOf, sizeLine, type BundleLimits, type Measure } from './core/report/limits.js';
+export { renderReportPage, type PageOptions } from './report-page/render.js';
 export { bumpVersion, nextVersion, RELEASE_TYPES, type BumpOptions, type BumpResult, type ReleaseType, type VersionChange } from './core/release/bump-version.js';
 export type { ExcludedEntry, ExclusionReason } from './core/pack/select-files.js';
 export { startDevServer, DevServerError, type DevServer, type DevServerOptions } from './dev/server.js';

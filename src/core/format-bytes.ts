@@ -6,6 +6,12 @@ export function groupDigits(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
+/** A share as a percentage with one decimal (0.094 → "9.4%"); a share that is not nothing never shows as 0.0%. */
+export function formatShare(share: number): string {
+  const shown = (share * 100).toFixed(1);
+  return share > 0 && shown === '0.0' ? '<0.1%' : `${shown}%`;
+}
+
 /** 12345678 → "12,345,678 bytes". Limits are decimal and exact, so figures are printed in full. */
 export function formatBytes(n: number): string {
   return `${groupDigits(n)} bytes`;

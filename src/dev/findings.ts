@@ -1,11 +1,17 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { openShippedFolder } from '../core/pack/shipment.js';
+import { openShippedFolder, type ShippedSource } from '../core/pack/shipment.js';
 import type { Report } from '../core/problem.js';
+import { limitsOf, sizeLine, type BundleLimits } from '../core/report/limits.js';
 import { validateBundle, type ValidateOptions } from '../core/validate.js';
 
-/** The validation report of the tool folder, or why it could not be made. */
-export type Findings = { ok: true; report: Report } | { ok: false; message: string };
+/**
+ * The validation report of the tool folder, with what its zip would use of each marketplace limit
+ * (and that as the one line builds print), or why it could not be made.
+ */
+export type Findings = { ok: true; report: Report; limits: BundleLimits; sizeLine: string } | { ok: false; message: string };
+
+type FindingSettings = Pick<ValidateOptions, 'rules' | 'overrides' | 'sourceMaps'>;
 
 /**
  * Validates the tool folder exactly as `pipeline-tool validate` does (the files pack would ship,
@@ -18,26 +24,54 @@ export async function collectFindings(
   root: string,
   stateFolder: string | null,
   fixturesFile: string | null = null,
-  settings: Pick<ValidateOptions, 'rules' | 'overrides' | 'sourceMaps'> = {},
+  settings: FindingSettings = {},
 ): Promise<Findings> {
   try {
-    const relative = inside(root, stateFolder);
-    const hidden = relative === null ? null : `${relative}/`;
-    const fixtures = inside(root, fixturesFile);
-    // Left out as the folder is walked: neither listed nor read.
-    const source = await openShippedFolder(root, {
-      ...(hidden === null ? {} : { omit: (entryPath: string) => entryPath === hidden }),
-      ...(fixtures === null ? {} : { fixtures: [fixtures] }),
-      measure: 'alongside',
-    });
+    const source = await openTool(root, stateFolder, fixturesFile);
     try {
-      return { ok: true, report: await validateBundle(source, settings) };
+      const report = await validateBundle(source, settings);
+      const limits = await limitsOf(source);
+      return { ok: true, report, limits, sizeLine: sizeLine(limits) };
     } finally {
       await source.close();
     }
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/**
+ * The bundle report page (as `pack --report` writes it) of the tool folder as collectFindings
+ * checks it; made when asked for, since reading every source map is more than a rebuild needs.
+ * Throws what opening the folder throws.
+ */
+export async function renderToolReport(root: string, stateFolder: string | null, fixturesFile: string | null, settings: FindingSettings = {}): Promise<string> {
+  const source = await openTool(root, stateFolder, fixturesFile);
+  try {
+    const report = await validateBundle(source, settings);
+    const { reportBundle } = await import('../core/report/bundle-report.js');
+    const { renderReportPage } = await import('../report-page/render.js');
+    const sourceMaps = settings.sourceMaps === false ? false : { ...settings.sourceMaps };
+    return renderReportPage(await reportBundle(source, { sourceMaps, problems: report.problems }), { title: path.basename(root) });
+  } finally {
+    await source.close();
+  }
+}
+
+/**
+ * The folder as pack would ship it, its zip measured while it is read, with the dev server's own
+ * state folder passed over, wherever it is, and the --fixtures file left out as fixtures even
+ * without its `$schema`: both are left out as the folder is walked, neither listed nor read.
+ */
+function openTool(root: string, stateFolder: string | null, fixturesFile: string | null): Promise<ShippedSource> {
+  const relative = inside(root, stateFolder);
+  const hidden = relative === null ? null : `${relative}/`;
+  const fixtures = inside(root, fixturesFile);
+  return openShippedFolder(root, {
+    ...(hidden === null ? {} : { omit: (entryPath: string) => entryPath === hidden }),
+    ...(fixtures === null ? {} : { fixtures: [fixtures] }),
+    measure: 'alongside',
+  });
 }
 
 /**

@@ -34,6 +34,8 @@ export interface HostRouteContext {
    * (placed at the author's source when a source map allows), or undefined when the body is no report.
    */
   toolReport: (body: Record<string, unknown>) => Promise<ToolProblem | undefined>;
+  /** The bundle report page of the tool folder, as `pack --report` writes it; rejects when the folder cannot be read. */
+  bundleReport: () => Promise<string>;
   /** With `dev --url`: the page the host page frames instead of the tool origin's files. */
   frameUrl?: string;
   /** With `dev --url`: the script that page loads from here (`/__pipeline/sdk.js`), for the host page's origin. */
@@ -142,6 +144,21 @@ const ROUTE_TABLE: Record<string, Route> = {
         return;
       }
       sendBody(response, 200, 'text/javascript; charset=utf-8', context.frameScript(`http://${urlHostName(hostName)}:${context.hostPort()}`));
+    },
+  },
+  // The findings panel links here: the page `pack --report` writes, made afresh for the folder served.
+  // It carries its own content security policy (its inline script and style by hash, nothing else).
+  '/__pipeline/bundle-report': {
+    method: 'GET',
+    handle: async (_request, response, context) => {
+      let page: string;
+      try {
+        page = await context.bundleReport();
+      } catch (error) {
+        sendText(response, 500, `Could not make the bundle report: ${error instanceof Error ? error.message : String(error)}`);
+        return;
+      }
+      sendBody(response, 200, 'text/html; charset=utf-8', page, { 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'no-referrer' });
     },
   },
   '/__pipeline/events': {

@@ -10,7 +10,7 @@ import { DevServerError } from './errors.js';
 export { DevServerError } from './errors.js';
 import { createEventHub, type DevEvent } from './events.js';
 import type { ValidateOptions } from '../core/validate.js';
-import { collectFindings } from './findings.js';
+import { collectFindings, renderToolReport } from './findings.js';
 import { allowedHostNames, isLoopbackAddress, isWildcardAddress, networkAddresses, urlHostName } from './host-check.js';
 import { routeHostRequest } from './host-routes.js';
 import { sendText } from './http-utils.js';
@@ -306,6 +306,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
           if (reloadTool) emit({ type: 'reload', reason: 'the host settings changed' });
         },
         api: (request, response) => handleApiHttp(request, response, apiContext),
+        bundleReport: () => renderToolReport(realRoot, stateFolder, fixturesFile ?? null, findingSettings),
         ...(frameUrl === undefined ? {} : { frameUrl: frameUrl.href, frameScript: (hostOrigin: string) => renderFrameScript(hostOrigin, sdk()) }),
       }),
     log,

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { Plugin, ResolvedConfig, UserConfig } from 'vite';
 import type { Problem, Report } from '../core/problem.js';
+import { openBundleToCheck } from '../core/bundle/open-bundle.js';
+import { limitsOf, sizeLine } from '../core/report/limits.js';
 import { validateBundle } from '../core/validate.js';
 import { toClassicScripts } from './classic-scripts.js';
 import { readProjectSettings, type ProjectSettings } from './project.js';
@@ -28,11 +30,19 @@ export function buildPlugin(validate: boolean): Plugin {
     },
     transformIndexHtml: { order: 'post', handler: toClassicScripts },
     async writeBundle(output) {
-      if (!validate) return;
       const folder = output.dir ?? path.resolve(config.root, config.build.outDir);
-      // Placed through the maps written beside the bundle, and named from the project's folder, as validate names them.
-      const report = await validateBundle(folder, { rules: project.rules, overrides: project.overrides, sourceMaps: { root: project.root } });
       const shown: Shown = { root: config.root, folder: fromRoot(config.root, folder), sourceRoot: project.root };
+      // The folder as pack would zip it, its zip measured while the rules read it.
+      const source = await openBundleToCheck(folder);
+      let report: Report | undefined;
+      try {
+        // Placed through the maps written beside the bundle, and named from the project's folder, as validate names them.
+        if (validate) report = await validateBundle(source, { rules: project.rules, overrides: project.overrides, sourceMaps: { root: project.root } });
+        config.logger.info(`${PREFIX} ${shown.folder}/: ${sizeLine(await limitsOf(source))}`);
+      } finally {
+        await source.close();
+      }
+      if (!report) return;
       for (const problem of report.problems.filter((p) => p.severity === 'warning')) this.warn(`${PREFIX} ${describeProblem(problem, shown)}`);
       if (report.errorCount > 0) this.error(describeErrors(report, shown));
       config.logger.info(`${PREFIX} ${shown.folder}/ passes pipeline-tool validate${report.warningCount === 0 ? '' : ` with ${plural(report.warningCount, 'warning')}`}.`);

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { build, type InlineConfig } from 'vite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { validateBundle } from '../../src/core/validate.js';
+import { packFolder } from '../../src/core/pack/pack-folder.js';
+import { bundleLimits, sizeLine } from '../../src/core/report/limits.js';
 import pipeline from '../../src/vite/index.js';
 import { toClassicScripts } from '../../src/vite/classic-scripts.js';
 import { contentTypeOf } from '../../src/dev/static-files.js';
@@ -82,6 +84,18 @@ describe('vite build with pipeline-tool/vite', () => {
     expect(logger.text('info')).toContain('[pipeline-tool] dist/ passes pipeline-tool validate.');
     const report = await validateBundle(path.join(root, 'dist'));
     expect(report.problems).toEqual([]);
+
+    // One line against every limit, with the size of the zip pack writes of this build.
+    const packed = await packFolder(path.join(root, 'dist'), { dryRun: true, out: path.join(root, 'release') + path.sep });
+    expect(packed.zipSize).toBeGreaterThan(0);
+    expect(logger.text('info')).toContain(`[pipeline-tool] dist/: ${sizeLine(bundleLimits(packed))}`);
+  });
+
+  it('prints the size line with validate: false too', async () => {
+    const { logger, error } = await buildProject(TOOL, {}, pipeline({ validate: false }));
+    expect(error).toBeUndefined();
+    expect(logger.text('info')).not.toContain('passes pipeline-tool validate');
+    expect(logger.text('info')).toMatch(/\[pipeline-tool\] dist\/: [\d,]+ bytes zipped of 10,000,000 \(.*\) · [\d,]+ unpacked of 50,000,000 \(.*\) · \d+ files of 200 \(.*\)$/m);
   });
 
   it('fails on a large font of a refused type, naming the stylesheet that uses it and .woff2', async () => {

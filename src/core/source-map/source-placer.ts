@@ -83,7 +83,7 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
   const texts = new Map<string, string>();
   const sourceLineStarts = new Map<string, number[]>();
   let realRootOnce: Promise<string> | undefined;
-  const readMap = options.readMap ?? (async (file: string) => (await readInside(folder, path.join(folder, ...file.split('/')), MAX_MAP_BYTES))?.toString('utf8'));
+  const readMap = options.readMap ?? readMapInside(folder);
 
   const load = (file: string) => {
     let loaded = maps.get(file);
@@ -97,28 +97,11 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
   async function loadMap(file: string): Promise<LoadedMap | null> {
     const text = await options.readBuilt(file);
     if (text === undefined) return null;
-    const reference = mapReferenceOf(text, file);
-    const builtPath = path.join(folder, ...file.split('/'));
-    let json: string | undefined;
-    let mapUrl: string;
-    if (reference.kind === 'inline') {
-      json = reference.json;
-      mapUrl = pathToFileURL(builtPath).href;
-    } else if (reference.kind === 'unusable') {
-      return null;
-    } else {
-      const mapFile = reference.kind === 'file' ? reference.path : `${file}.map`;
-      const mapPath = path.join(folder, ...mapFile.split('/'));
-      if (pathInside(folder, mapPath) === undefined) return null;
-      json = await readMap(mapFile, reference.kind === 'file');
-      mapUrl = pathToFileURL(mapPath).href;
-    }
-    if (json === undefined) return null;
-    const parsed: unknown = JSON.parse(json);
-    if (!looksLikeMap(parsed)) return null;
+    const found = await findSourceMap(file, text, folder, readMap);
+    if (!found) return null;
     // Loaded only now: most folders have no maps, and start-up should not pay for it.
     const { AnyMap, traceSegment } = await import('@jridgewell/trace-mapping');
-    const trace = new AnyMap(parsed as ConstructorParameters<typeof AnyMap>[0], mapUrl);
+    const trace = new AnyMap(found.map as ConstructorParameters<typeof AnyMap>[0], found.url);
     return { trace, traceSegment, text, lineStarts: lineStartsOf(text), sources: new Map() };
   }
 
@@ -177,6 +160,49 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
     },
     sourceText: (file) => texts.get(file),
   };
+}
+
+/** A built file's source map, parsed and checked for shape, with the address its sources are resolved against. */
+export interface FoundMap {
+  map: object;
+  url: string;
+}
+
+/**
+ * The source map of the built file `file` (its slash-separated path in `folder`, whose text is
+ * `text`), found as browsers find it (see createSourcePlacer); null when there is none, or what
+ * is there is not a usable map.
+ */
+export async function findSourceMap(file: string, text: string, folder: string, readMap: (file: string, named: boolean) => Promise<string | undefined>): Promise<FoundMap | null> {
+  const reference = mapReferenceOf(text, file);
+  const builtPath = path.join(folder, ...file.split('/'));
+  let json: string | undefined;
+  let url: string;
+  if (reference.kind === 'inline') {
+    json = reference.json;
+    url = pathToFileURL(builtPath).href;
+  } else if (reference.kind === 'unusable') {
+    return null;
+  } else {
+    const mapFile = reference.kind === 'file' ? reference.path : `${file}.map`;
+    const mapPath = path.join(folder, ...mapFile.split('/'));
+    if (pathInside(folder, mapPath) === undefined) return null;
+    json = await readMap(mapFile, reference.kind === 'file');
+    url = pathToFileURL(mapPath).href;
+  }
+  if (json === undefined) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    return null;
+  }
+  return looksLikeMap(parsed) ? { map: parsed as object, url } : null;
+}
+
+/** Reads map files from inside `folder` on disk (up to {@link MAX_MAP_BYTES}, never through a link out of it). */
+export function readMapInside(folder: string): (file: string) => Promise<string | undefined> {
+  return async (file) => (await readInside(folder, path.join(folder, ...file.split('/')), MAX_MAP_BYTES))?.toString('utf8');
 }
 
 function isPosition(n: number): boolean {

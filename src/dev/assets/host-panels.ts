@@ -144,6 +144,16 @@ export function drawPanels(current: unknown, show: (value: unknown) => string): 
     }
     const report = findings.report;
     byId('finding-count').textContent = String(report.problems.length);
+    // The bundle against the marketplace limits, as builds print it, and the page of where its bytes come from.
+    const sizes = make('p', null, 'size-line');
+    sizes.id = 'size-line';
+    const link = make('a', 'Bundle report') as HTMLAnchorElement;
+    link.href = '/__pipeline/bundle-report';
+    link.target = '_blank';
+    link.rel = 'noopener';
+    link.id = 'bundle-report-link';
+    sizes.append(make('span', String(findings.sizeLine)), ' · ', link);
+    holder.append(sizes);
     if (report.problems.length === 0) {
       holder.append(make('p', 'No problems: this folder passes pipeline-tool validate.', 'ok'));
     } else {

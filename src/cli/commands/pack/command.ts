@@ -13,6 +13,7 @@ export interface PackFlags {
   verbose?: boolean;
   rule: string[];
   config?: string;
+  report?: string | true;
 }
 
 export function registerPack(program: Command, context: CommandContext): void {
@@ -24,6 +25,7 @@ export function registerPack(program: Command, context: CommandContext): void {
     .option('--force', 'replace an existing file at the destination')
     .option('--dry-run', 'list every file that would go in and every one left out, with the reason; write nothing')
     .addOption(new Option('-f, --format <format>', 'output format').choices(formatNames).default('text'))
+    .option('--report [file]', 'also write an HTML page of what the bundle is made of (by file, npm package and source) against the limits; default: beside the zip, <name>.report.html')
     .option('-q, --quiet', 'no progress, report errors only, print nothing when the zip is written')
     .option('--verbose', 'list every warning in library code (vendored or minified files), which text output otherwise sums up per file')
     .addOption(ruleOption())
@@ -38,6 +40,7 @@ Examples:
   $ pipeline-tool pack --dry-run            what would go in, what stays out, and why
   $ pipeline-tool pack src -o out/          a tool folder by path; the zip goes into out/
   $ pipeline-tool pack --format json --force   a result for CI scripts
+  $ pipeline-tool pack --report --force     the zip, and a page of where its bytes come from
   $ pipeline-tool pack --rule unsafe-html=off --force   the same rule settings as validate
 
 The zip is named <shortName>-<version>.zip from manifest.json, the short name in lower case.

@@ -8,7 +8,7 @@ import { measures, type PackOutputOptions } from './limits.js';
  * exactly what `validate --format json` prints for the same problems, and paths are shown as
  * validate shows its `bundle`: relative to the working folder.
  */
-export function formatPackJson(result: PackResult, options: PackOutputOptions): string {
+export function formatPackJson(result: PackResult, options: PackOutputOptions, sizes?: Record<string, unknown>): string {
   const document = {
     ok: result.ok,
     dryRun: result.dryRun,
@@ -22,6 +22,8 @@ export function formatPackJson(result: PackResult, options: PackOutputOptions): 
     included: result.included,
     excluded: result.excluded,
     report: JSON.parse(formatJson(result.report, options)) as unknown,
+    // With --report: what the bundle is made of, per file, package and source, and where the page is.
+    ...(sizes ? { sizes } : {}),
   };
   return `${JSON.stringify(document, null, 2)}\n`;
 }

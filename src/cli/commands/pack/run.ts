@@ -1,5 +1,9 @@
 import path from 'node:path';
-import { packFolder, type PackProgress } from '../../../core/pack/pack-folder.js';
+import { openBundle } from '../../../core/bundle/open-bundle.js';
+import { packFolder, type PackProgress, type PackResult } from '../../../core/pack/pack-folder.js';
+import { openShippedFolder } from '../../../core/pack/shipment.js';
+import type { BundleReport } from '../../../core/report/bundle-report.js';
+import { defaultReportPath, reportJson, reportLine, reportPathFrom, writeReportPage } from '../../report-page.js';
 import { UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { loadFormatter } from '../../formatters/index.js';
@@ -41,6 +45,7 @@ export async function runPack(given: string | undefined, flags: PackFlags, io: C
       onProgress: progress.update,
     });
     progress.stop();
+    const page = flags.report === undefined ? undefined : await writePackReport(result, flags.report, target.project?.root ?? io.cwd, io.cwd);
     const options: PackOutputOptions = {
       colour: useColour(io, io.stdoutIsTTY),
       quiet: flags.quiet ?? false,
@@ -51,7 +56,7 @@ export async function runPack(given: string | undefined, flags: PackFlags, io: C
     };
     if (flags.format === 'json') {
       const { formatPackJson } = await import('./format-json.js');
-      io.stdout(formatPackJson(result, options));
+      io.stdout(formatPackJson(result, options, page && reportJson(page.report, page.file, io.cwd)));
     } else if (flags.format === 'sarif') {
       // A SARIF log is a document on its own: the findings, and what was left out as notifications.
       io.stdout(formatter(result.report, options));
@@ -63,6 +68,7 @@ export async function runPack(given: string | undefined, flags: PackFlags, io: C
       if (visible.length > 0) io.stdout(`${formatter(problems, options)}\n`);
       // Quiet means silent when all went well: the exit code says so.
       if (!(flags.quiet && result.ok && !result.dryRun)) io.stdout(formatPackText(result, options));
+      if (page && !flags.quiet) io.stdout(reportLine(page.file, io.cwd));
     }
     return result.ok ? EXIT.ok : EXIT.problems;
   } catch (error) {
@@ -74,6 +80,22 @@ export async function runPack(given: string | undefined, flags: PackFlags, io: C
     throw error;
   } finally {
     releaseSignals();
+  }
+}
+
+/**
+ * The report page of what was packed: of the zip written, or, when nothing was (a dry run, a
+ * failed check), of the zip the folder makes, measured as pack measures it; beside the zip either
+ * way. Sources are named from the project's folder, maps read beside the folder's files.
+ */
+async function writePackReport(result: PackResult, flag: string | true, sourceRoot: string, cwd: string): Promise<{ report: BundleReport; file: string }> {
+  const file = flag === true ? defaultReportPath(result.outputPath) : reportPathFrom(flag, result.outputPath, cwd);
+  const source = result.written ? await openBundle(result.outputPath) : await openShippedFolder(result.folder, { output: () => result.outputPath });
+  try {
+    const report = await writeReportPage(source, file, { sourceMaps: { root: sourceRoot, folder: result.folder }, problems: result.report.problems, title: path.basename(result.outputPath) });
+    return { report, file };
+  } finally {
+    await source.close();
   }
 }
 

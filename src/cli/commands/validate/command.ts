@@ -13,6 +13,7 @@ export interface ValidateFlags {
   rule: string[];
   config?: string;
   printConfig?: string;
+  report?: string | true;
 }
 
 export function registerValidate(program: Command, context: CommandContext): void {
@@ -26,6 +27,7 @@ export function registerValidate(program: Command, context: CommandContext): voi
     .option('--verbose', 'list every warning in library code (vendored or minified files), which text output otherwise sums up per file', false)
     .addOption(ruleOption())
     .addOption(configOption())
+    .option('--report [file]', 'also write an HTML page of what the bundle is made of (by file, npm package and source) against the limits; default: beside the zip or the folder, <name>.report.html')
     .option('--print-config <file>', 'print the rule settings that apply to one file of the tool, as JSON, and check nothing')
     .addHelpText(
       'after',
@@ -38,6 +40,7 @@ Examples:
   $ pipeline-tool validate dist/            every zip in the folder, with one summary
   $ pipeline-tool validate src dist/my-tool-1.0.0.zip --rule manifest-description=off
   $ pipeline-tool validate --print-config src/app.js
+  $ pipeline-tool validate dist --report    and write dist.report.html beside dist/: where the bytes come from
 
 Several paths are checked in one run: text and github print each report and one line for all,
 json prints one document ({ ok, errorCount, warningCount, bundles: [...] }), sarif one log. A folder holding

@@ -20,17 +20,44 @@ export async function runValidate(bundles: readonly string[], flags: ValidateFla
     io.stdout(await printConfig(flags.printConfig, targets[0]!, io.cwd));
     return EXIT.ok;
   }
+  if (flags.report !== undefined && flags.report !== true && targets.length > 1) {
+    throw new UsageError(`--report ${flags.report} names one page, and ${targets.length} bundles are checked: give --report without a file name, for a page beside each.`);
+  }
   const reports: Report[] = [];
+  const pages: { file: string; sizes: Record<string, unknown> }[] = [];
   for (const target of targets) {
     // Findings placed at the author's source are named from the project's folder (the one holding
     // the project file), or from the working folder without one.
     const sourceMaps = { root: target.project?.root ?? io.cwd };
-    const report = await validateBundle(target.path, { rules: target.rules, overrides: target.overrides, sourceMaps });
+    const options = { rules: target.rules, overrides: target.overrides, sourceMaps };
+    let report: Report;
+    if (flags.report === undefined) {
+      report = await validateBundle(target.path, options);
+    } else {
+      // One opening of the bundle for the check and the report: a folder's zip is measured once.
+      const { openBundleToCheck } = await import('../../../core/bundle/open-bundle.js');
+      const { reportJson, reportPathFrom, writeReportPage } = await import('../../report-page.js');
+      const file = reportPathFrom(flags.report, target.path, io.cwd);
+      const source = await openBundleToCheck(target.path);
+      try {
+        report = await validateBundle(source, options);
+        const sizes = await writeReportPage(source, file, { sourceMaps, problems: report.problems, title: target.shown });
+        pages.push({ file, sizes: reportJson(sizes, file, io.cwd) });
+      } finally {
+        await source.close();
+      }
+    }
     report.bundle = target.shown;
     reports.push(report);
   }
-  if (several) await printReports(reports, flags, io);
-  else await printReport(reports[0]!, flags, io);
+  // With --report, each bundle's JSON carries its numbers (`sizes`) beside its problems.
+  const sizes = pages.length > 0 ? pages.map((page) => page.sizes) : undefined;
+  if (several) await printReports(reports, flags, io, sizes);
+  else await printReport(reports[0]!, flags, io, sizes?.[0]);
+  if (flags.report !== undefined && !flags.quiet && (flags.format === 'text' || flags.format === 'github')) {
+    const { reportLine } = await import('../../report-page.js');
+    for (const page of pages) io.stdout(reportLine(page.file, io.cwd));
+  }
   const total = totalOf(reports);
   const code = exitCodeFor(total, flags.maxWarnings);
   if (code !== EXIT.ok && total.errorCount === 0) {
@@ -39,11 +66,17 @@ export async function runValidate(bundles: readonly string[], flags: ValidateFla
   return code;
 }
 
-export async function printReport(report: Report, flags: Pick<ValidateFlags, 'format' | 'quiet'> & { verbose?: boolean }, io: CliIo): Promise<void> {
+export async function printReport(report: Report, flags: Pick<ValidateFlags, 'format' | 'quiet'> & { verbose?: boolean }, io: CliIo, sizes?: Record<string, unknown>): Promise<void> {
   const colour = useColour(io, io.stdoutIsTTY);
   const formatter = await loadFormatter(flags.format, { colour });
   if (!formatter) throw new UsageError(`unknown format "${flags.format}".`);
-  io.stdout(formatter(report, { colour, quiet: flags.quiet, verbose: flags.verbose ?? false, cwd: io.cwd, workspace: io.env['GITHUB_WORKSPACE'] || undefined }));
+  const options = { colour, quiet: flags.quiet, verbose: flags.verbose ?? false, cwd: io.cwd, workspace: io.env['GITHUB_WORKSPACE'] || undefined };
+  if (sizes && flags.format === 'json') {
+    const { jsonReport } = await import('../../formatters/json.js');
+    io.stdout(`${JSON.stringify({ ...jsonReport(report, options), sizes }, null, 2)}\n`);
+    return;
+  }
+  io.stdout(formatter(report, options));
 }
 
 /**
@@ -51,7 +84,7 @@ export async function printReport(report: Report, flags: Pick<ValidateFlags, 'fo
  * report in turn and one line for them all at the end; in JSON, one document holding every
  * report, with the counts of all of them; in SARIF, one log whose one run holds every result.
  */
-async function printReports(reports: readonly Report[], flags: Pick<ValidateFlags, 'format' | 'quiet'> & { verbose?: boolean }, io: CliIo): Promise<void> {
+async function printReports(reports: readonly Report[], flags: Pick<ValidateFlags, 'format' | 'quiet'> & { verbose?: boolean }, io: CliIo, sizes?: readonly Record<string, unknown>[]): Promise<void> {
   const colour = useColour(io, io.stdoutIsTTY);
   const formatter = await loadFormatter(flags.format, { colour });
   if (!formatter) throw new UsageError(`unknown format "${flags.format}".`);
@@ -68,7 +101,7 @@ async function printReports(reports: readonly Report[], flags: Pick<ValidateFlag
       ok: total.ok,
       errorCount: total.errorCount,
       warningCount: total.warningCount,
-      bundles: reports.map((report) => jsonReport(report, options)),
+      bundles: reports.map((report, i) => ({ ...jsonReport(report, options), ...(sizes ? { sizes: sizes[i] } : {}) })),
     };
     io.stdout(`${JSON.stringify(document, null, 2)}\n`);
     return;
