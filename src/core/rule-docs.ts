@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { CODE_RULE_IDS } from './code/rule-ids.js';
 import type { AnyRule } from './rules/rule.js';
 
@@ -30,4 +31,22 @@ export function rulesTable(rules: readonly AnyRule[]): string {
 export function readmeTables(registry: readonly AnyRule[]): { bundle: string; code: string } {
   const code = new Set(CODE_RULE_IDS);
   return { bundle: rulesTable(registry.filter((rule) => !code.has(rule.id))), code: rulesTable(registry.filter((rule) => code.has(rule.id))) };
+}
+
+interface PackageFacts {
+  version: string;
+  homepage: string;
+}
+
+let facts: PackageFacts | undefined;
+
+/** The package's version and home page, read once. */
+export function packageFacts(): PackageFacts {
+  facts ??= JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as PackageFacts;
+  return facts;
+}
+
+/** Where the README explains a rule: the anchor its row in the rules tables carries (SARIF's help links, the ESLint rules' docs). */
+export function ruleHelpUri(ruleId: string): string {
+  return `${packageFacts().homepage.replace(/#.*$/, '')}#rule-${ruleId}`;
 }
