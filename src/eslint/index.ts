@@ -25,7 +25,7 @@ function resultOf(context: Rule.RuleContext): FileResult {
   const source = context.sourceCode;
   let result = results.get(source);
   if (!result) {
-    result = lintFile(source.text, context.filename, context.physicalFilename);
+    result = lintFile(source.text, context.filename, context.physicalFilename, context.cwd);
     results.set(source, result);
   }
   return result;

@@ -28,13 +28,13 @@ const byId = new Map<string, AnyRule>(registry.map((rule) => [rule.id, rule]));
  * (scripts.ts), read by the same detectors, each finding placed back in the author's text; then,
  * as validate does, the project file's settings for this file and the file's own
  * `pipeline-tool-disable-next-line` comments. `filename` names the language (`x.vue`,
- * `notes.md/0.ts` under a processor); `physical` is where the file lies, for its project.
+ * `notes.md/0.ts` under a processor); `physical` is where the file lies, for its project; `cwd` is ESLint's working folder.
  */
-export function lintFile(text: string, filename: string, physical: string): FileResult {
+export function lintFile(text: string, filename: string, physical: string, cwd: string): FileResult {
   const result: FileResult = { byRule: new Map() };
   try {
-    const project = projectOf(path.resolve(physical));
-    const file = path.relative(project.root, path.resolve(physical)).split(path.sep).join('/');
+    const project = projectOf(path.resolve(cwd, physical), cwd);
+    const file = path.relative(project.root, path.resolve(cwd, physical)).split(path.sep).join('/');
     const silenced = silencedLines(sourceDirectives(text, file));
     const seen = new Set<string>();
     for (const script of scriptsOf(text, filename)) {

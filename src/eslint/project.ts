@@ -30,11 +30,11 @@ const manifests = new Map<string, Kept<ProjectFacts['toolType']>>();
  * built yet, so a project whose `source` has no manifest takes the one Vite copies there,
  * `public/manifest.json` (what the Vite plugin reads too). Without a project file, the nearest
  * manifest.json from the file's folder upward is the tool's. Throws UsageError for a project file
- * that cannot be used, with validate's message.
+ * that cannot be used, with validate's message (its path shown from `cwd`).
  */
-export function projectOf(file: string): ProjectFacts {
+export function projectOf(file: string, cwd: string): ProjectFacts {
   const folder = path.dirname(file);
-  const project = loadProjectConfigSync(folder, (shown) => shownPath(shown, process.cwd()));
+  const project = loadProjectConfigSync(folder, (shown) => shownPath(shown, cwd));
   if (!project) {
     const manifest = nearestManifest(folder);
     const root = manifest ? path.dirname(manifest) : folder;
