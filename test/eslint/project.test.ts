@@ -5,6 +5,7 @@ import tseslint from 'typescript-eslint';
 import vueParser from 'vue-eslint-parser';
 import { describe, expect, it } from 'vitest';
 import pipeline from '../../src/eslint/index.js';
+import { peer, UnreadableFileError } from '../../src/eslint/peers.js';
 import { writeFolder } from '../helpers/bundles.js';
 
 /*
@@ -111,5 +112,14 @@ describe('Vue templates and the positions of compiled code', () => {
     const root = writeFolder({ 'package.json': '{}' });
     const text = "type P = { a: string };\nexport const A = ({ a }: P) => <p onClick={() => confirm(a)}>{a}</p>;\n";
     expect(await lint(root, 'src/A.tsx', text)).toEqual(['2:50 pipeline-tool/dialog-call']);
+  });
+});
+
+describe('the libraries that read TypeScript, JSX and Vue', () => {
+  it('a missing one is named, with the command that installs it', () => {
+    expect(() => peer('pipeline-tool-no-such-package', 'a .ts file')).toThrow(UnreadableFileError);
+    expect(() => peer('pipeline-tool-no-such-package', 'a .ts file')).toThrow(
+      'pipeline-tool cannot read this file: a .ts file needs the package pipeline-tool-no-such-package, which is not installed. Add it with `npm install -D pipeline-tool-no-such-package`.',
+    );
   });
 });
