@@ -72,4 +72,3 @@ plugin.configs.recommended = [
 ];
 
 export default plugin;
-export { rules, codeRules };

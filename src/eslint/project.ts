@@ -14,7 +14,7 @@ export interface ProjectFacts {
   toolType: { toolType: string | undefined; declared: boolean };
 }
 
-/** A file read once and kept until it changes (an editor's ESLint runs for hours). */
+/** What was made of a file, kept until the file changes (an editor's ESLint runs for hours). */
 interface Kept<T> {
   stamp: string;
   value: T;

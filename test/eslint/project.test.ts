@@ -108,6 +108,13 @@ describe('Vue templates and the positions of compiled code', () => {
     expect(await lint(root, 'src/A.vue', text)).toEqual([expect.stringMatching(/^3:\d+ pipeline-tool\/unsafe-html$/)]);
   });
 
+  it('a component without <script setup>: its script and its template, compiled apart', async () => {
+    const root = writeFolder({ 'package.json': '{}' });
+    const text =
+      '<template>\n  <button @click="Object.assign(box, { innerHTML: note })">{{ "alert(" }}</button>\n</template>\n<script lang="ts">\nexport default {\n  methods: {\n    save(): void {\n      localStorage.setItem("a", "b");\n    },\n  },\n};\n</script>\n';
+    expect(await lint(root, 'src/A.vue', text)).toEqual([expect.stringMatching(/^2:\d+ pipeline-tool\/unsafe-html$/), '8:7 pipeline-tool/browser-storage']);
+  });
+
   it('a column in TSX is the one the author wrote', async () => {
     const root = writeFolder({ 'package.json': '{}' });
     const text = "type P = { a: string };\nexport const A = ({ a }: P) => <p onClick={() => confirm(a)}>{a}</p>;\n";
