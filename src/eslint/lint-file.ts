@@ -28,7 +28,8 @@ const byId = new Map<string, AnyRule>(registry.map((rule) => [rule.id, rule]));
  * (scripts.ts), read by the same detectors, each finding placed back in the author's text; then,
  * as validate does, the project file's settings for this file and the file's own
  * `pipeline-tool-disable-next-line` comments. `filename` names the language (`x.vue`,
- * `notes.md/0.ts` under a processor); `physical` is where the file lies, for its project; `cwd` is ESLint's working folder.
+ * `notes.md/0.ts` under a processor); `physical` is where the file lies, for its project; `cwd` is
+ * ESLint's working folder. Never throws: one file that cannot be checked must not end the run.
  */
 export function lintFile(text: string, filename: string, physical: string, cwd: string): FileResult {
   const result: FileResult = { byRule: new Map() };
@@ -56,8 +57,11 @@ export function lintFile(text: string, filename: string, physical: string, cwd: 
       }
     }
   } catch (error) {
-    if (!(error instanceof UnreadableFileError || error instanceof UsageError)) throw error;
-    result.unreadable = { message: error.message, told: false };
+    const known = error instanceof UnreadableFileError || error instanceof UsageError;
+    // Anything else is a fault of pipeline-tool's, said as such rather than as the author's.
+    const message = known ? error.message : `pipeline-tool could not check this file, which is a bug in pipeline-tool: ${String((error as Error)?.stack ?? error).split('\n').slice(0, 2).join(' ')}. Please report it, with the file if you can.`;
+    result.byRule.clear();
+    result.unreadable = { message, told: false };
   }
   return result;
 }
