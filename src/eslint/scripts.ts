@@ -57,7 +57,7 @@ function compileJsx(text: string, filename: string, extension: string): AuthorSc
     compilerOptions: { jsx: ts.JsxEmit.ReactJSX, target: ts.ScriptTarget.ESNext, module: ts.ModuleKind.ESNext, sourceMap: true, inlineSources: false },
   });
   if (output.sourceMapText === undefined) throw new UnreadableFileError(`pipeline-tool cannot read this file: TypeScript gave no source map for its JSX.`);
-  return { text: output.outputText, place: mappedPlaces(output.outputText, JSON.parse(output.sourceMapText) as never) };
+  return { text: output.outputText, place: mappedPlaces(output.outputText, JSON.parse(output.sourceMapText) as never, text) };
 }
 
 /** The component's scripts and template, compiled as @vitejs/plugin-vue compiles them for a build. */
@@ -94,7 +94,7 @@ function vueScripts(text: string, filename: string): AuthorScript[] {
       throw new UnreadableFileError(`pipeline-tool cannot read this component: ${(error as Error).message.split('\n')[0]}`);
     }
     bindings = compiled.bindings;
-    scripts.push(vueScript(compiled.content, compiled.map, typed, lang === 'tsx' || lang === 'jsx'));
+    scripts.push(vueScript(compiled.content, compiled.map, text, typed, lang === 'tsx' || lang === 'jsx'));
   }
   if (template !== null && !inline && template.lang === undefined) {
     const compiled = sfc.compileTemplate({
@@ -105,15 +105,15 @@ function vueScripts(text: string, filename: string): AuthorScript[] {
       compilerOptions: { isTS: typed, ...(bindings ? { bindingMetadata: bindings } : {}) },
     });
     // The compiler's own errors (a v-html with children) are eslint-plugin-vue's to report.
-    if (compiled.map) scripts.push(vueScript(compiled.code, compiled.map, typed, false));
+    if (compiled.map) scripts.push(vueScript(compiled.code, compiled.map, text, typed, false));
   }
   return scripts;
 }
 
-function vueScript(code: string, map: object | undefined, typed: boolean, jsx: boolean): AuthorScript {
+function vueScript(code: string, map: object | undefined, source: string, typed: boolean, jsx: boolean): AuthorScript {
   if (!map) throw new UnreadableFileError('pipeline-tool cannot read this component: the Vue compiler gave no source map for it.');
   if (jsx) throw new UnreadableFileError('pipeline-tool cannot read this component: JSX inside a .vue file is not read yet; move it to a .tsx or .jsx file.');
   // Blanking keeps every column, so the compiler's map still applies.
   const text = typed ? stripTypes(code, 'a .vue file with lang="ts"') : code;
-  return { text, place: mappedPlaces(text, map as never) };
+  return { text, place: mappedPlaces(text, map as never, source) };
 }

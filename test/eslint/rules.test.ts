@@ -44,17 +44,17 @@ function scriptOnly(variant: Variant): string | undefined {
 }
 
 /** What validate reports for rule `id` in app.js, as lines and messages. */
-async function validated(variant: Variant, id: string): Promise<Array<{ line: number; message: string }>> {
+async function validated(variant: Variant, id: string): Promise<Array<{ line: number; column: number; message: string }>> {
   const manifest = variant.type ? { ...goodManifest, type: variant.type } : goodManifest;
   const report = await validateBundle(writeFolder({ ...goodFiles(manifest), ...variant.files }));
-  return report.problems.filter((p) => p.ruleId === id && p.file === 'app.js').map((p) => ({ line: p.line!, message: p.message }));
+  return report.problems.filter((p) => p.ruleId === id && p.file === 'app.js').map((p) => ({ line: p.line!, column: p.column!, message: p.message }));
 }
 
 interface Planted {
   name: string;
   code: string;
   type: string;
-  expected: Array<{ line: number; message: string }>;
+  expected: Array<{ line: number; column: number; message: string }>;
 }
 
 // Every variant, with what validate says of it, worked out before the cases are declared.
@@ -77,7 +77,7 @@ for (const id of IDS) {
   planted.set(id, list);
 }
 
-describe('each planted mistake of the code checks, written in TS, TSX and Vue, is reported at the line validate reports', () => {
+describe('each planted mistake of the code checks, written in TS, TSX and Vue, is reported where validate reports it', () => {
   it('the cases include mistakes and lookalikes for every rule', () => {
     for (const id of IDS) {
       const list = planted.get(id)!;
@@ -93,7 +93,7 @@ describe('each planted mistake of the code checks, written in TS, TSX and Vue, i
         code: language.wrap(one.code),
         filename: path.join(toolFolder(root, one.type), language.file),
         languageOptions: language.languageOptions,
-        expected: one.expected.map(({ line, message }) => ({ line: line + language.shift, message })),
+        expected: one.expected.map(({ line, column, message }) => ({ line: line + language.shift, column, message })),
       }));
       new RuleTester().run(`${id} in ${language.name}`, pipeline.rules[id]!, {
         valid: cases.filter((one) => one.expected.length === 0).map(({ name, code, filename, languageOptions }) => ({ name, code, filename, languageOptions })),

@@ -24,19 +24,26 @@ export function samePlaces(script: string): PlaceInText {
 }
 
 /**
- * For a script a compiler wrote with a source map back to the author's file: each place is traced
- * through the map as validate traces a built file's findings (source-placer.ts), to the start of the
- * piece of source the generated code came from.
+ * For a script a compiler wrote with a source map back to the author's text: each place is traced
+ * through the map as validate traces a built file's findings (source-placer.ts), to the piece of
+ * source the generated code came from. A compiler maps the start of each piece it writes, not
+ * every character; when the generated text from that start up to the place is the author's, word
+ * for word (a key inside a Vue handler's object, say), the place moves on as far into the source.
  */
-export function mappedPlaces(script: string, map: ConstructorParameters<typeof TraceMap>[0]): PlaceInText {
+export function mappedPlaces(script: string, map: ConstructorParameters<typeof TraceMap>[0], source: string): PlaceInText {
   const trace = new TraceMap(map);
   const lines = linesOf(script);
+  const sourceLines = linesOf(source);
   return (line, column) => {
     const text = lines(line - 1);
     if (text === undefined) return undefined;
-    const segment = traceSegment(trace, line - 1, utf16Offset(text, column));
+    const offset = utf16Offset(text, column);
+    const segment = traceSegment(trace, line - 1, offset);
     if (!segment || segment.length < 4) return undefined;
-    return { line: segment[2]! + 1, column: segment[3]! };
+    const [start, , sourceLine, sourceColumn] = segment as [number, number, number, number];
+    const written = text.slice(start, offset);
+    const same = sourceLines(sourceLine)?.startsWith(written, sourceColumn) === true;
+    return { line: sourceLine + 1, column: same ? sourceColumn + written.length : sourceColumn };
   };
 }
 
