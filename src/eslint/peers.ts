@@ -16,22 +16,25 @@ const loaded = new Map<string, unknown>();
 
 /** The package `name` (`reason` says what needs it, for the message), loaded once per process. */
 export function peer<T>(name: string, reason: string): T {
+  const found = optionalPeer<T>(name, reason);
+  // A failure is not kept: the author may install the package while the editor's ESLint keeps running.
+  if (found === undefined) throw new UnreadableFileError(`pipeline-tool cannot read this file: ${reason} needs the package ${name}, which is not installed. Add it with \`npm install -D ${name}\`.`);
+  return found;
+}
+
+/** The package `name` when it is installed, else undefined. */
+export function optionalPeer<T>(name: string, reason: string): T | undefined {
   if (loaded.has(name)) return loaded.get(name) as T;
-  let found: unknown;
-  let missing = true;
   for (const from of [path.join(process.cwd(), 'noop.js'), import.meta.url]) {
     try {
-      found = createRequire(from)(name);
-      missing = false;
-      break;
+      const found = createRequire(from)(name) as T;
+      loaded.set(name, found);
+      return found;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ERR_REQUIRE_ESM') throw new UnreadableFileError(`pipeline-tool cannot read this file: ${reason} needs ${name}, an ES module, which this version of Node cannot load here; use Node 20.19 or later.`);
-      if (code !== 'MODULE_NOT_FOUND') throw error;
+      if (code !== 'MODULE_NOT_FOUND' && code !== 'ERR_PACKAGE_PATH_NOT_EXPORTED') throw error;
     }
   }
-  // A failure is not kept: the author may install the package while the editor's ESLint keeps running.
-  if (missing) throw new UnreadableFileError(`pipeline-tool cannot read this file: ${reason} needs the package ${name}, which is not installed. Add it with \`npm install -D ${name}\`.`);
-  loaded.set(name, found);
-  return found as T;
+  return undefined;
 }

@@ -6,6 +6,8 @@ import vueParser from 'vue-eslint-parser';
 import { describe, expect, it } from 'vitest';
 import pipeline from '../../src/eslint/index.js';
 import { peer, UnreadableFileError } from '../../src/eslint/peers.js';
+import { scriptsOf, transpileJsx } from '../../src/eslint/scripts.js';
+import { scanScriptText } from '../../src/core/code/js-scanner.js';
 import { writeFolder } from '../helpers/bundles.js';
 
 /*
@@ -128,5 +130,20 @@ describe('the libraries that read TypeScript, JSX and Vue', () => {
     expect(() => peer('pipeline-tool-no-such-package', 'a .ts file')).toThrow(
       'pipeline-tool cannot read this file: a .ts file needs the package pipeline-tool-no-such-package, which is not installed. Add it with `npm install -D pipeline-tool-no-such-package`.',
     );
+  });
+});
+
+describe('JSX, compiled by Oxc where the project has it, else by TypeScript', () => {
+  it('both place each finding at the column the author wrote', () => {
+    const text = "type P = { a: string };\nexport const A = ({ a }: P) => <p title=\"alert(\" onClick={() => confirm(a)}>{localStorage.x}</p>;\n";
+    const line = text.split('\n')[1]!;
+    const places = (script: { text: string; place: (line: number, column: number) => unknown }) =>
+      scanScriptText(script.text, 'A.tsx', { toolType: undefined, declared: false }).findings.map((f) => [f.ruleId, script.place(f.line!, f.column!)]);
+    const expected = [
+      ['dialog-call', { line: 2, column: line.indexOf('confirm') }],
+      ['browser-storage', { line: 2, column: line.indexOf('localStorage') }],
+    ];
+    expect(places(scriptsOf(text, 'A.tsx')[0]!)).toEqual(expected);
+    expect(places(transpileJsx(text, 'A.tsx', '.tsx'))).toEqual(expected);
   });
 });
