@@ -1,3 +1,6 @@
+// The templates carry eslint configs of their own, for the projects made from them, which import
+// pipeline-tool/eslint as an installed package; `npm run lint` names this file so that ESLint does
+// not look for a config beside each file.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 

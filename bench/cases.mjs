@@ -2,6 +2,7 @@
 // and what each needs. Adding a figure means adding an entry here; run.mjs does not change.
 import { existsSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { WITHOUT_PLUGIN } from './react-app.mjs';
 
 /** How many times more rounds the startup-bound pairs (typical.zip, --version) get. */
 export const STARTUP_RUNS_FACTOR = 3;
@@ -153,6 +154,20 @@ export function defineCases({ bin, root, inputs, outDir }) {
       // The page is written over at each run, as --report writes over its page.
       ours: () => ({ file: node, args: [path.join(root, 'bench', 'bundle-report.mjs'), library, inputs.reactApp.dist, inputs.reactApp.dir, path.join(outDir, 'react-report.html')], cwd: root, expectExit: 0 }),
       reference: () => ({ file: node, args: [inputs.reactApp.viteBin, 'build', '--logLevel', 'error'], cwd: inputs.reactApp.dir, expectExit: 0 }),
+    },
+    {
+      id: 'lint-react',
+      kind: 'ratio',
+      measure: "eslint src/ of the React template, with pipeline-tool's plugin",
+      oursLabel: 'eslint src (the template\'s config)',
+      referenceLabel: 'eslint src (without pipeline-tool/eslint)',
+      // The plugin runs in the editor on every keystroke, beside typescript-eslint and the React
+      // Hooks rules: it may add a third to what linting the template costs without it.
+      goal: 1.3,
+      requires: { command: 'eslint', tools: [], inputs: ['react-app'] },
+      why: { 1: 'ESLint found problems in the template', 2: 'ESLint could not run' },
+      ours: () => ({ file: node, args: [inputs.reactApp.eslintBin, 'src'], cwd: inputs.reactApp.dir, expectExit: 0 }),
+      reference: () => ({ file: node, args: [inputs.reactApp.eslintBin, '--config', WITHOUT_PLUGIN, 'src'], cwd: inputs.reactApp.dir, expectExit: 0 }),
     },
     {
       id: 'version',

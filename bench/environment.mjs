@@ -136,6 +136,8 @@ export function probeCli({ bin, root }) {
       validate: withoutOutput(check(['validate', '--help'])),
       pack: withoutOutput(check(['pack', '--help'])),
       dev: withoutOutput(check(['dev', '--help'])),
+      // Not a command: the ESLint plugin, `pipeline-tool/eslint`, which the build writes.
+      eslint: existsSync(path.join(path.dirname(bin), '..', 'dist', 'eslint', 'index.js')) ? { available: true } : { available: false, note: 'dist/eslint/ is missing: build first' },
     },
   };
 }

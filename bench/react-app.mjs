@@ -1,7 +1,7 @@
 // The React template as a new author gets it, for the figure that compares validating its build
 // with building it: `pipeline-tool init --template react` into bench/.work/react-app, linked to
 // this checkout, `npm install` (from npm's cache or the registry), then one `vite build` so that
-// dist/ exists. Reused while the template and pipeline-tool's version are unchanged; it takes a
+// dist/ exists, and its ESLint config without pipeline-tool's plugin beside its own. Reused while the template and pipeline-tool's version are unchanged; it takes a
 // minute the first time, for npm.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -28,8 +28,18 @@ function run(file, args, cwd) {
   if (result.status !== 0) throw new Error(`${path.basename(file)} ${args.join(' ')} exited ${result.status ?? result.signal}: ${`${result.stdout}${result.stderr}`.trim().split('\n').slice(-5).join('\n')}`);
 }
 
+/** The app's ESLint config without pipeline-tool's plugin: the yardstick of linting with it. */
+export const WITHOUT_PLUGIN = 'eslint.without-pipeline.config.js';
+
+function writeConfigWithoutPlugin(dir) {
+  const config = readFileSync(path.join(dir, 'eslint.config.js'), 'utf8');
+  const without = config.replace(/^import pipeline from 'pipeline-tool\/eslint';\n/m, '').replace(/, pipeline\.configs\.recommended/, '');
+  if (/pipeline\.configs|pipeline-tool\/eslint/.test(without)) throw new Error("the template's eslint.config.js no longer adds pipeline.configs.recommended as bench/react-app.mjs expects; update it");
+  writeFileSync(path.join(dir, WITHOUT_PLUGIN), without);
+}
+
 /**
- * Returns `{ dir, dist, viteBin }`, or `{ error }` when the app cannot be made here (no registry and
+ * Returns `{ dir, dist, viteBin, eslintBin }`, or `{ error }` when the app cannot be made here (no registry and
  * nothing cached, say), which marks its figure SKIP instead of stopping the benchmark.
  */
 export function prepareReactApp({ workDir, bin, root, log = () => {} }) {
@@ -47,7 +57,8 @@ export function prepareReactApp({ workDir, bin, root, log = () => {} }) {
       writeFileSync(stampPath, stamp);
     }
     run(process.execPath, [viteBin, 'build', '--logLevel', 'error'], dir);
-    return { dir, dist: path.join(dir, 'dist'), viteBin };
+    writeConfigWithoutPlugin(dir);
+    return { dir, dist: path.join(dir, 'dist'), viteBin, eslintBin: path.join(dir, 'node_modules', 'eslint', 'bin', 'eslint.js') };
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { CODE_RULE_IDS } from './code/rule-ids.js';
 import type { AnyRule } from './rules/rule.js';
 
@@ -30,4 +31,27 @@ export function rulesTable(rules: readonly AnyRule[]): string {
 export function rulesPageTables(registry: readonly AnyRule[]): { bundle: string; code: string } {
   const code = new Set(CODE_RULE_IDS);
   return { bundle: rulesTable(registry.filter((rule) => !code.has(rule.id))), code: rulesTable(registry.filter((rule) => code.has(rule.id))) };
+}
+
+interface PackageFacts {
+  version: string;
+  homepage: string;
+}
+
+let facts: PackageFacts | undefined;
+
+/** The package's version and home page, read once. */
+export function packageFacts(): PackageFacts {
+  facts ??= JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as PackageFacts;
+  return facts;
+}
+
+/**
+ * Where a rule is explained (SARIF's help links, the ESLint rules' docs): the anchor its row carries
+ * in docs/rules.md, the page as this version of the package ships it. The package has no web site
+ * of its own beyond the registry's page, which shows the README alone, so the link goes to the
+ * registry's file CDN.
+ */
+export function ruleHelpUri(ruleId: string): string {
+  return `https://unpkg.com/pipeline-tool@${packageFacts().version}/docs/rules.md#rule-${ruleId}`;
 }

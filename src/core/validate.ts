@@ -14,6 +14,7 @@ import { rules as registry } from './rules/index.js';
 import type { AnyRule, ContentSummary, RuleContext, RuleHit } from './rules/rule.js';
 import { MAX_UNPACKED_BYTES } from './rules/unpacked-size.js';
 import { placeAtSources, type SourceMapOptions } from './source-map/place-findings.js';
+import { silencedLines } from './source-map/source-directives.js';
 import type { SourcePosition } from './source-map/source-placer.js';
 import { FirstBytes } from './first-bytes.js';
 
@@ -259,18 +260,6 @@ function withoutSilenced(problems: Problem[], directives: readonly DisableDirect
     if (silences(inBundle, problem.ruleId, built.file, built.line)) return false;
     return !(problem.built && silences(inSources, problem.ruleId, problem.file, problem.line));
   });
-}
-
-/** The lines the directives silence, by `line:file`, with the rules silenced there (or all). */
-function silencedLines(directives: readonly DisableDirective[]): Map<string, 'all' | Set<string>> {
-  const silenced = new Map<string, 'all' | Set<string>>();
-  for (const directive of directives) {
-    const key = `${directive.target}:${directive.file}`;
-    const current = silenced.get(key);
-    if (directive.ruleIds.length === 0 || current === 'all') silenced.set(key, 'all');
-    else silenced.set(key, new Set([...(current ?? []), ...directive.ruleIds]));
-  }
-  return silenced;
 }
 
 function noop(): void {}

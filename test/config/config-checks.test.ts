@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, filesMatcher, globProblem, loadProjectConfig, parseProjectConfig, withRuleFlags, type RuleOverride } from '../../src/core/config/index.js';
+import { ConfigError, filesMatcher, globProblem, loadProjectConfig, loadProjectConfigSync, parseProjectConfig, withRuleFlags, type RuleOverride } from '../../src/core/config/index.js';
 import { UsageError } from '../../src/core/errors.js';
 import { tempDir, writeFolder } from '../helpers/bundles.js';
 
@@ -229,5 +229,34 @@ describe('loadProjectConfig', () => {
     writeFileSync(path.join(root, FILE), '{ "source": 1 }');
     for (let i = 0; i < 20; i++) await loadProjectConfig(root).catch(() => undefined);
     expect(open() - before).toBeLessThan(10);
+  });
+});
+
+describe('loadProjectConfigSync, for callers that cannot wait (an ESLint rule)', () => {
+  const outcome = async (load: () => unknown): Promise<unknown> => {
+    try {
+      return { value: await load() };
+    } catch (error) {
+      return { error: (error as Error).message, usage: error instanceof UsageError };
+    }
+  };
+
+  it.each([
+    ['none', {}],
+    ['a good file', { [FILE]: '{ "source": "src", "rules": { "unsafe-html": "off" } }' }],
+    ['a mistake', { [FILE]: '{ "out": 1 }' }],
+    ['not UTF-8', { [FILE]: Buffer.from([0x7b, 0xff, 0x7d]) }],
+    ['too large', { [FILE]: `{${' '.repeat(1_000_000)}}` }],
+  ])('finds, reads and checks as loadProjectConfig does: %s', async (_name, files) => {
+    const root = writeFolder({ 'sub/keep': '', ...files });
+    const show = (file: string) => path.relative(root, file);
+    const sync = await outcome(() => loadProjectConfigSync(path.join(root, 'sub'), show));
+    expect(sync).toEqual(await outcome(() => loadProjectConfig(path.join(root, 'sub'), undefined, show)));
+  });
+
+  it('refuses a project file that is a folder, with the same words', async () => {
+    const root = tempDir();
+    mkdirSync(path.join(root, FILE));
+    expect(() => loadProjectConfigSync(root, () => 'SHOWN')).toThrow(new UsageError('SHOWN is a folder; the project file is a JSON file named pipeline-tool.config.json.'));
   });
 });

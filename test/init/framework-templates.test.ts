@@ -41,7 +41,7 @@ describe.each(CASES)('initProject, $template $type', ({ template, type, source }
     expect(files).toEqual(result.written);
     const app = source === 'tsx' ? ['src/App.tsx', 'src/main.tsx', 'test/App.test.tsx'] : ['src/App.vue', 'src/main.ts', 'test/App.test.ts'];
     expect(files).toEqual(
-      expect.arrayContaining(['.github/workflows/validate.yml', '.gitignore', 'README.md', 'index.html', 'package.json', 'pipeline-tool.config.json', 'public/manifest.json', 'src/styles.css', 'tsconfig.json', 'vite.config.ts', ...app]),
+      expect.arrayContaining(['.github/workflows/validate.yml', '.gitignore', 'README.md', 'eslint.config.js', 'index.html', 'package.json', 'pipeline-tool.config.json', 'public/manifest.json', 'src/styles.css', 'tsconfig.json', 'vite.config.ts', ...app]),
     );
     // TypeScript imports pipeline-tool/bridge: no copied declarations, no jsconfig, no stored names left.
     expect(files.filter((file) => /pipeline\.d\.ts|jsconfig|^_|\/_/.test(file))).toEqual([]);
@@ -64,7 +64,8 @@ describe.each(CASES)('initProject, $template $type', ({ template, type, source }
 
     const pkg = (await readJson(path.join(directory, 'package.json'))) as { name: string; version: string; scripts: Record<string, string>; devDependencies: Record<string, string>; dependencies: Record<string, string> };
     expect(pkg).toMatchObject({ name: 'toms', version: '1.0.0' });
-    expect(Object.keys(pkg.scripts).sort()).toEqual(['build', 'dev', 'pack', 'test', 'typecheck', 'validate']);
+    expect(Object.keys(pkg.scripts).sort()).toEqual(['build', 'dev', 'lint', 'pack', 'test', 'typecheck', 'validate']);
+    expect(pkg.scripts['lint']).toBe('eslint .');
     expect(pkg.scripts['dev']).toBe('vite');
     expect(pkg.devDependencies).toMatchObject({ 'pipeline-tool': result.toolkit.spec, vite: expect.any(String), vitest: expect.any(String), jsdom: expect.any(String) });
     expect(pkg.dependencies).toHaveProperty(template);

@@ -71,6 +71,7 @@ export const EXPECTED_FILES = [
   '.github/workflows/validate.yml',
   '.gitignore',
   'README.md',
+  'eslint.config.mjs',
   'jsconfig.json',
   'package.json',
   'pipeline-tool.config.json',

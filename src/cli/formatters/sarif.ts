@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Artifact, ArtifactLocation, Location, Log, Notification, ReportingDescriptor, Result } from 'sarif';
 import type { ExcludedEntry } from '../../core/bundle/left-out.js';
 import { CODE_RULE_IDS } from '../../core/code/rule-ids.js';
 import type { Problem, Report } from '../../core/problem.js';
+import { packageFacts, ruleHelpUri } from '../../core/rule-docs.js';
 import { rules } from '../../core/rules/index.js';
 import { leftOutReason } from './left-out.js';
 import { problemOnDisk, repositoryBase, slashPath, visibleProblems, type FormatOptions } from './shared.js';
@@ -23,27 +23,7 @@ import { problemOnDisk, repositoryBase, slashPath, visibleProblems, type FormatO
 export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 const SRCROOT = '%SRCROOT%';
 
-interface PackageFacts {
-  version: string;
-  homepage: string;
-}
-
-let facts: PackageFacts | undefined;
-
-/** The package's version and home page, read once. */
-function packageFacts(): PackageFacts {
-  facts ??= JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as PackageFacts;
-  return facts;
-}
-
-/**
- * Where a rule is explained: the anchor its row carries in docs/rules.md, the page as this version
- * of the package ships it. The package has no web site of its own beyond the registry's page,
- * which shows the README alone, so the link goes to the registry's file CDN.
- */
-export function ruleHelpUri(ruleId: string): string {
-  return `https://unpkg.com/pipeline-tool@${packageFacts().version}/docs/rules.md#rule-${ruleId}`;
-}
+export { ruleHelpUri };
 
 export function formatSarif(report: Report, options: FormatOptions): string {
   return formatSarifLog([report], options);

@@ -60,6 +60,28 @@ export function beginScript(state: JsFileState, origin?: { line: number; column:
   return walker;
 }
 
+/** No bundle around a script read on its own: nothing to refer to, no jQuery file, no modules read. */
+const NO_FILES: readonly BundleEntry[] = [];
+
+/**
+ * What the code rules find in one script given whole as text, read on its own as `file` (the
+ * ESLint plugin's way in: an author's file, type-stripped or compiled to JavaScript). The same
+ * detectors as validate's pass, through the same walker; positions are 1-based, columns in
+ * characters. What depends on the rest of a bundle is left out: a finding made through a name
+ * imported from another module waits for that module, which only validate's pass over the built
+ * bundle reads.
+ */
+export function scanScriptText(text: string, file: string, toolType: { toolType: string | undefined; declared: boolean }): ScanOutput {
+  const report = new FileReport(file);
+  const state = new JsFileState(report, file, toolType.toolType, toolType.declared, bundleFacts(NO_FILES));
+  const walker = beginScript(state);
+  walker.lexer.write(Buffer.from(text, 'utf8'));
+  walker.lexer.end();
+  state.flush();
+  const { findings, directives } = report.finish();
+  return { findings, directives };
+}
+
 export const jsScanner: ContentScanner = {
   name: 'javascript',
   accepts: (entry) => extensionOf(entry.path) === '.js',

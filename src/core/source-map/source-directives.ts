@@ -55,3 +55,15 @@ export function sourceDirectives(text: string, file: string): DisableDirective[]
   }
   return report.finish().directives;
 }
+
+/** The lines the directives silence, by `line:file`, with the rules silenced there (or all). */
+export function silencedLines(directives: readonly DisableDirective[]): Map<string, 'all' | Set<string>> {
+  const silenced = new Map<string, 'all' | Set<string>>();
+  for (const directive of directives) {
+    const key = `${directive.target}:${directive.file}`;
+    const current = silenced.get(key);
+    if (directive.ruleIds.length === 0 || current === 'all') silenced.set(key, 'all');
+    else silenced.set(key, new Set([...(current ?? []), ...directive.ruleIds]));
+  }
+  return silenced;
+}

@@ -240,7 +240,7 @@ export function lineStartsOf(text: string): number[] {
   return starts;
 }
 
-function lineOf(text: string, starts: readonly number[], index: number): string | undefined {
+export function lineOf(text: string, starts: readonly number[], index: number): string | undefined {
   const start = starts[index];
   if (start === undefined) return undefined;
   const next = starts[index + 1];

@@ -1,5 +1,5 @@
 import type { BridgePagedResult, PipelineSdk } from 'pipeline-tool/bridge';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { readBridgeError } from './lib/bridge';
 import type { Formatters } from './lib/format';
 import { pageCount, VIEWS } from './lib/lists';
@@ -20,20 +20,23 @@ type Loaded = { state: 'loading' } | { state: 'failed'; message: string } | { st
 /** One list, a page at a time; the pager works out the pages from totalCount. */
 export function ListPanel({ bridge, list, page, pageSize, format, onPage, onPageSize }: Props) {
   const view = VIEWS[list];
-  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
+  // Each answer keeps the request it answers: until the current request's answer arrives, the panel is loading.
+  const request = useMemo(() => ({ bridge, view, page, pageSize }), [bridge, view, page, pageSize]);
+  const [answer, setAnswer] = useState<{ request: typeof request; loaded: Loaded } | null>(null);
 
   useEffect(() => {
     // An answer that arrives after a newer request is dropped, so fast clicking never shows the wrong page.
     let current = true;
-    setLoaded({ state: 'loading' });
-    view.load(bridge, { page, pageSize }).then(
-      (result) => current && setLoaded({ state: 'loaded', result }),
-      (error: unknown) => current && setLoaded({ state: 'failed', message: `Could not load ${view.noun}: ${readBridgeError(error).message}` }),
+    request.view.load(request.bridge, { page: request.page, pageSize: request.pageSize }).then(
+      (result) => current && setAnswer({ request, loaded: { state: 'loaded', result } }),
+      (error: unknown) => current && setAnswer({ request, loaded: { state: 'failed', message: `Could not load ${request.view.noun}: ${readBridgeError(error).message}` } }),
     );
     return () => {
       current = false;
     };
-  }, [bridge, view, page, pageSize]);
+  }, [request]);
+
+  const loaded: Loaded = answer?.request === request ? answer.loaded : { state: 'loading' };
 
   const result = loaded.state === 'loaded' ? loaded.result : null;
   const pages = result ? pageCount(result) : 1;
