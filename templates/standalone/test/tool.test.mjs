@@ -95,7 +95,7 @@ test('remembers the page size in the tool settings, and lists that many rows', a
   assert.equal(first.document.querySelectorAll('#list-body tr').length, 5);
 
   const again = await open({ settings: first.host.settings() });
-  assert.equal(again.$('#page-size').value, '5');
+  assert.equal(/** @type {HTMLSelectElement} */ (again.$('#page-size')).value, '5');
   const listed = again.host.calls.find((call) => call.method === 'customers.list');
   assert.deepEqual(listed?.args, [{ page: 1, pageSize: 5 }]);
 });
