@@ -28,7 +28,7 @@ export default defineConfig({
       'test/rules-table.test.ts',
       'test/cli/rules-docs.test.ts',
       'test/fuzz/regressions.test.ts',
-      'test/source-maps/{placed-findings,units}.test.ts',
+      'test/source-maps/{placed-findings,units,placer}.test.ts',
       'test/vite/{build,serve-browser}.test.ts',
     ],
     testTimeout: 60_000,
