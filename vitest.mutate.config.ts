@@ -6,10 +6,14 @@ import { defineConfig } from 'vitest/config';
  * TypeScript sources never reaches dist/; they would only cost time. Stryker's vitest runner runs
  * only the files that import the mutated code, so a file listed here costs nothing in a run over
  * other folders. The dev server's browser tests stay in: the server they talk to runs in-process.
+ * `npm run mutate -- --tests <globs>` replaces the list (PIPELINE_TOOL_MUTATE_TESTS), for code
+ * that nearly every suite here reaches.
  */
+
+const only = process.env['PIPELINE_TOOL_MUTATE_TESTS']?.split(',').filter(Boolean);
 export default defineConfig({
   test: {
-    include: [
+    include: only ?? [
       'test/validate/**/*.test.ts',
       'test/pack/{pack-folder,select-files,write-zip,manifest-elsewhere,shipped-manifest,destination,shipment}.test.ts',
       'test/platform/**/*.test.ts',
@@ -24,7 +28,8 @@ export default defineConfig({
       'test/rules-table.test.ts',
       'test/cli/rules-docs.test.ts',
       'test/fuzz/regressions.test.ts',
-      'test/source-maps/{placed-findings,units}.test.ts',
+      'test/source-maps/{placed-findings,units,placer}.test.ts',
+      'test/vite/{build,serve-browser}.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,

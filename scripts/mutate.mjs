@@ -3,6 +3,7 @@
 //   npm run mutate                                               the folders in stryker.config.json
 //   npm run mutate -- --mutate "src/core/config/**/*.ts" --concurrency 1 --ignoreStatic
 //   npm run mutate -- --changed [--since <ref>] [--folders <a,b>] [--list] [Stryker options]
+//   npm run mutate -- --mutate "src/vite/**/*.ts" --tests "test/vite/build.test.ts" --concurrency 1
 //
 // Stryker writes its incremental file from the mutants of the run alone, so a run over one folder
 // would wipe what a run over another left. Each scope therefore gets its own file under
@@ -17,7 +18,12 @@
 // --changed mutates the .ts files under the folders (src/dev and src/core/code unless --folders
 // says otherwise) that differ from where the branch left --since (main unless given): committed,
 // staged, modified or new, as `git diff <merge-base>` and `git ls-files --others` list them.
-// --list prints those files and stops. Every other option goes to `stryker run` unchanged.
+// --list prints those files and stops.
+//
+// --tests <globs> runs only those test files against each mutant (vitest.mutate.config.ts reads
+// them from PIPELINE_TOOL_MUTATE_TESTS), for code that nearly every in-process suite reaches, such
+// as the source-map placer that every validate call goes through: Stryker would otherwise run each
+// of those suites for the mutants they cover. Every other option goes to `stryker run` unchanged.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -34,6 +40,7 @@ const usage = `usage: npm run mutate -- [--mutate <patterns>] [Stryker options]
   --changed  mutate the .ts files changed since the branch left --since (default main)
   --folders  where --changed looks, comma-separated (default src/dev,src/core/code)
   --list     with --changed: print the files and stop
+  --tests    comma-separated test files (globs) to run against each mutant, instead of vitest.mutate.config.ts's list
   Stryker's own options (--concurrency 1, --ignoreStatic, --mutate, --incrementalFile, …) pass through.`;
 
 const DEFAULT_FOLDERS = ['src/dev', 'src/core/code'];
@@ -46,7 +53,7 @@ function fail(message) {
 
 /** Our options out of argv; the rest is Stryker's. `--name value` and `--name=value` both work. */
 function parse(argv) {
-  const ours = { changed: false, list: false, since: 'main', folders: DEFAULT_FOLDERS, help: false };
+  const ours = { changed: false, list: false, since: 'main', folders: DEFAULT_FOLDERS, tests: undefined, help: false };
   const stryker = [];
   for (let i = 0; i < argv.length; i++) {
     const [name, inline] = argv[i].startsWith('--') && argv[i].includes('=') ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)] : [argv[i], undefined];
@@ -60,6 +67,7 @@ function parse(argv) {
     else if (name === '--list') ours.list = true;
     else if (name === '--since') ours.since = value();
     else if (name === '--folders') ours.folders = value().split(',').map((folder) => folder.trim().replace(/\/+$/, '')).filter(Boolean);
+    else if (name === '--tests') ours.tests = value().split(',').map((glob) => glob.trim()).filter(Boolean);
     else if (name === '--help' || name === '-h') ours.help = true;
     else stryker.push(argv[i]);
   }
@@ -116,6 +124,7 @@ if (ours.help) {
   process.exit(0);
 }
 if (ours.list && !ours.changed) fail(`--list goes with --changed.\n${usage}`);
+if (ours.tests !== undefined && ours.tests.length === 0) fail('--tests names no test file.');
 
 const args = [...stryker];
 let scope = optionValue(args, ['--mutate', '-m']);
@@ -147,7 +156,9 @@ if (scope !== undefined) {
 const strykerPackage = require.resolve('@stryker-mutator/core/package.json');
 const bin = path.join(path.dirname(strykerPackage), JSON.parse(readFileSync(strykerPackage, 'utf8')).bin.stryker);
 const started = Date.now();
-const run = spawnSync(process.execPath, [bin, 'run', ...args], { stdio: 'inherit' });
+const env = ours.tests === undefined ? process.env : { ...process.env, PIPELINE_TOOL_MUTATE_TESTS: ours.tests.join(',') };
+if (ours.tests !== undefined) console.log(`mutate: only these tests run against the mutants: ${ours.tests.join(', ')}`);
+const run = spawnSync(process.execPath, [bin, 'run', ...args], { stdio: 'inherit', env });
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 console.log(`mutate: stryker run ${args.join(' ')}\nmutate: ${minutes} minutes`);
 process.exit(run.status ?? 2);

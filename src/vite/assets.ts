@@ -86,8 +86,9 @@ export function assetsPlugin(inlineLimit: number): Plugin {
 }
 
 /**
- * Refused types are inlined up to `inlineLimit`, whatever Vite's own limit says; accepted types
- * follow the author's setting. Asset names get their accepted spelling.
+ * Refused types are inlined up to `inlineLimit` bytes, that many included, whatever Vite's own
+ * limit says (Vite's inlines only what is smaller than its limit); accepted types follow the
+ * author's setting, with Vite's meaning. Asset names get their accepted spelling.
  */
 function assetDefaults(user: UserConfig, inlineLimit: number): UserConfig {
   const given = user.build?.assetsInlineLimit;
@@ -97,7 +98,7 @@ function assetDefaults(user: UserConfig, inlineLimit: number): UserConfig {
   return {
     build: {
       assetsInlineLimit: (file: string, content: Buffer) => {
-        if (isRefusedAsset(file)) return content.length < inlineLimit;
+        if (isRefusedAsset(file)) return content.length <= inlineLimit;
         if (typeof given === 'function') return given(file, content);
         return content.length < (given ?? DEFAULT_INLINE_LIMIT);
       },

@@ -29,9 +29,10 @@ export interface PipelinePluginOptions {
   sdk?: string;
   /**
    * Assets of a type the marketplace refuses (`.webp`, `.gif`, `.ttf`, `.woff`…) up to this many
-   * bytes are inlined into the code that uses them as `data:` addresses; a larger one fails the
-   * build, naming the file that imports it and the accepted type to convert it to. Default 4096,
-   * Vite's own inlining limit. Assets of accepted types follow Vite's `build.assetsInlineLimit`.
+   * bytes, that many included, are inlined into the code that uses them as `data:` addresses; a
+   * larger one fails the build, naming the file that imports it and the accepted type to convert
+   * it to. Default 4096, the figure of Vite's own inlining limit (which inlines only what is
+   * smaller). Assets of accepted types follow Vite's `build.assetsInlineLimit`.
    */
   inlineLimit?: number;
   /** Check the built folder with `pipeline-tool validate`'s rules after each build. Default true. */

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DevServerError } from '../../src/dev/errors.js';
@@ -14,6 +15,26 @@ async function skus(server: Parameters<typeof callBridge>[0]): Promise<string[]>
   const outcome = await callBridge(server, 'products.list', [{ pageSize: 500 }]);
   return (outcome.value as { items: { sku: string }[] }).items.map((item) => item.sku);
 }
+
+/** The host page's event stream, as the page opens it: what arrived so far, as text. */
+async function openEvents(server: Parameters<typeof callBridge>[0]): Promise<{ text: () => string; close: () => void }> {
+  const chunks: string[] = [];
+  const request = httpRequest({ host: '127.0.0.1', port: server.port, path: '/__pipeline/events', headers: { Host: `127.0.0.1:${server.port}`, Accept: 'text/event-stream' } });
+  await new Promise<void>((resolve, reject) => {
+    request.on('error', reject);
+    request.on('response', (response) => {
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => chunks.push(chunk));
+      resolve();
+    });
+    request.end();
+  });
+  return { text: () => chunks.join(''), close: () => request.destroy() };
+}
+
+/** The frames of one type in an event stream's text, their data parsed. */
+const framesOf = (text: string, type: string) =>
+  [...text.matchAll(/^event: (.*)\ndata: (.*)$/gm)].filter((match) => match[1] === type).map((match) => JSON.parse(match[2]!) as Record<string, unknown>);
 
 describe('a fixture file', () => {
   it('kept in the tool folder, is left out of the findings as pack leaves it out, even without its $schema', async () => {
@@ -38,6 +59,32 @@ describe('a fixture file', () => {
     writeFileSync(fixturesFile, productsWith('FIX-TWO'));
     await waitFor(async () => (await skus(server)).includes('FIX-TWO'), SETTLE_MS, 'the edited fixtures');
     expect(await skus(server)).not.toContain('FIX-ONE');
+  });
+
+  it('tells the page it changed, reloading its tool, and tells the page opened again after that reload too', async () => {
+    const fixturesFile = path.join(tempDir(), 'fixtures.json');
+    writeFileSync(fixturesFile, productsWith('FIX-ONE'));
+    const server = await startTestServer({ root: writeTool(), fixturesFile });
+    const fixturesChanged = { reason: 'the fixtures changed' };
+    const notice = { level: 'info', message: 'Fixtures reloaded; the open quote starts over.' };
+
+    const first = await openEvents(server);
+    writeFileSync(fixturesFile, productsWith('FIX-TWO'));
+    await waitFor(() => framesOf(first.text(), 'reload').length > 0, 10_000, 'the reload event');
+    // A save may reach the watcher as two changes; each reload it sets off says why.
+    expect(framesOf(first.text(), 'reload')).toEqual(framesOf(first.text(), 'reload').map(() => fixturesChanged));
+    expect(framesOf(first.text(), 'notice')).toContainEqual(notice);
+    expect(await skus(server)).toContain('FIX-TWO');
+
+    // The page reloads: its stream closes and a new one opens, which hears of the next change.
+    first.close();
+    const again = await openEvents(server);
+    writeFileSync(fixturesFile, productsWith('FIX-THREE'));
+    await waitFor(() => framesOf(again.text(), 'reload').length > 0, 10_000, 'the reload event after the page reloaded');
+    again.close();
+    expect(framesOf(again.text(), 'reload')).toEqual(framesOf(again.text(), 'reload').map(() => fixturesChanged));
+    expect(framesOf(again.text(), 'notice')).toContainEqual(notice);
+    expect(await skus(server)).toContain('FIX-THREE');
   });
 
   it('gives the REST API the keys of the reloaded file, and a replacing file without keys leaves none', async () => {

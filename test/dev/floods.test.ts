@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { limitInFlight, MAX_IN_FLIGHT_PER_CONNECTION } from '../../src/dev/connection-limit.js';
@@ -167,6 +167,50 @@ describe('limitInFlight', () => {
       expect(most).toBeGreaterThan(0);
       expect(most).toBeLessThan(5_000);
       expect(answered).toBeLessThanOrEqual(MAX_IN_FLIGHT_PER_CONNECTION + 50);
+    } finally {
+      socket.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe('the in-flight limit of one connection', () => {
+  it('is 8, as decided', () => {
+    expect(MAX_IN_FLIGHT_PER_CONNECTION).toBe(8);
+  });
+
+  it('starts exactly 8 of the requests sent on one connection, and one more each time one of them ends', async () => {
+    // Requests are held open until the test ends them, so nothing but the limit decides how many run.
+    const started: [IncomingMessage, ServerResponse][] = [];
+    let reached = 0;
+    const gate = limitInFlight((request, response) => void started.push([request, response]));
+    const server = createServer((request, response) => {
+      reached++;
+      gate(request, response);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const socket = connect({ host: '127.0.0.1', port: (server.address() as AddressInfo).port });
+    let replies = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (replies += chunk));
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const sent = 12;
+    socket.write(Array.from({ length: sent }, (_, n) => `GET /${n} HTTP/1.1\r\nHost: a\r\n\r\n`).join(''));
+    const urls = () => started.map(([request]) => request.url);
+    try {
+      // Node hands a connection's requests to the gate as it parses them, in one go; once the ninth
+      // has reached it, the gate has decided for the first nine, and only eight may have started.
+      await waitFor(() => reached > 8, 10_000, 'the ninth request to reach the gate');
+      expect(urls()).toEqual(['/0', '/1', '/2', '/3', '/4', '/5', '/6', '/7']);
+      for (let next = 8; next < sent; next++) {
+        started[next - 8]![1].end(`answer ${next - 8}`);
+        await waitFor(() => started.length > next, 10_000, `request ${next} to start once an answer ended`);
+        // Exactly one more: the limit holds again at once.
+        expect(urls()).toEqual(Array.from({ length: next + 1 }, (_, n) => `/${n}`));
+      }
+      for (const [, response] of started.slice(sent - 8)) response.end('rest');
+      await waitFor(() => replies.split('HTTP/1.1 200 OK').length - 1 === sent, 10_000, 'every answer');
     } finally {
       socket.destroy();
       server.closeAllConnections();

@@ -121,6 +121,17 @@ describe('keys and scopes', () => {
     expect((await api('/quotes/80000000-0000-4000-8000-000000000001', { key: READER_KEY })).status).toBe(200);
   });
 
+  it('checks a HEAD request against the key\u2019s scopes as it checks GET: 403 outside them, 200 inside', async () => {
+    for (const endpoint of ['/customers', '/products?page=2']) {
+      const refused = await api(endpoint, { key: READER_KEY, method: 'HEAD' });
+      expect(refused.status, endpoint).toBe(403);
+      expect(refused.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(await refused.text()).toBe('');
+    }
+    expect((await api('/quotes', { key: READER_KEY, method: 'HEAD' })).status).toBe(200);
+    expect((await api('/quotes/80000000-0000-4000-8000-000000000001', { key: READER_KEY, method: 'HEAD' })).status).toBe(200);
+  });
+
   it('answers 404 for an unknown path or quote, a quote of another tenant included, and 405 with Allow for a wrong method', async () => {
     for (const endpoint of ['/jobs', '/customers/', '/quotes/not-a-quote', `/quotes/${OTHER_TENANT_QUOTE}`]) {
       const response = await api(endpoint);

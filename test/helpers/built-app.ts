@@ -42,7 +42,8 @@ export const GREET_TS = "export function greet(name: string): string {\n  return
 
 export const MAIN_TSX = "import { App } from './App';\n\ndocument.body.append(App());\n";
 
-export function buildApp(sources: Record<string, string> = {}, options: { map?: MapStyle; extra?: Record<string, string | Buffer> } = {}): BuiltApp {
+/** `charset: 'utf8'` keeps characters outside ASCII as they are; esbuild's default escapes them (`\\ud83d\\ude00`). */
+export function buildApp(sources: Record<string, string> = {}, options: { map?: MapStyle; extra?: Record<string, string | Buffer>; charset?: 'utf8' } = {}): BuiltApp {
   const map = options.map ?? 'linked';
   const project = writeFolder({
     'src/main.tsx': MAIN_TSX,
@@ -64,6 +65,7 @@ export function buildApp(sources: Record<string, string> = {}, options: { map?: 
     jsxFactory: 'h',
     outfile,
     sourcemap: map === 'none' ? false : map === 'hidden' ? 'external' : map,
+    ...(options.charset === undefined ? {} : { charset: options.charset }),
     logLevel: 'silent',
   });
   return { project, dist: path.join(project, 'dist'), bundle: readFileSync(outfile, 'utf8') };

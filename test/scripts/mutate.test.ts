@@ -92,6 +92,7 @@ describe('npm run mutate -- --changed', () => {
       [['--changed', '--since'], /^mutate: --since needs a value\./],
       [['--changed', '--mutate', 'src/dev/a.ts'], /^mutate: --changed picks the files to mutate itself; leave out --mutate\.\n$/],
       [['--changed', '--folders', ','], /^mutate: --folders names no folder\.\n$/],
+      [['--tests', ','], /^mutate: --tests names no test file\.\n$/],
     ] as const) {
       const result = mutate(root, ...args);
       expect(result.code, args.join(' ')).toBe(2);

@@ -76,6 +76,19 @@ describe('a finding in a built file, placed through its source map', () => {
     expect(column).toBe(line.indexOf('localStorage') + 1 - 2);
   });
 
+  it('counts the bundle\u2019s columns in UTF-16 units for the map, when the bundle keeps characters outside the BMP', async () => {
+    const line = "  document.title = '😀😀'; const saved = localStorage.getItem('name') ?? 'world';";
+    const app = buildApp({ 'src/App.tsx': APP_TSX.replace("  const saved = localStorage.getItem('name') ?? 'world';", line) }, { map: 'linked', charset: 'utf8' });
+    // The emoji stays as it is before the finding on the bundle's one line: characters and UTF-16 units differ there.
+    const built = positionOf(app.bundle, 'localStorage');
+    const bundleLine = app.bundle.split('\n')[built.line - 1]!;
+    expect(bundleLine.slice(0, bundleLine.indexOf('localStorage'))).toContain('😀😀');
+    const report = await validate(app);
+    expect(storage(report)).toEqual([
+      expect.objectContaining({ file: 'src/App.tsx', line: 10, column: [...line.slice(0, line.indexOf('localStorage'))].length + 1, built: { file: 'assets/index.js', ...built } }),
+    ]);
+  });
+
   it('places findings in a stylesheet through its map', async () => {
     const app = buildApp({ 'src/theme.css': 'body {\n  margin: 0;\n}\n\n.hero {\n  background: url(/img/hero.png);\n}\n' });
     execFileSync(process.execPath, [

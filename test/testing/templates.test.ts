@@ -45,9 +45,12 @@ function edit(file: string, from: string, to: string): void {
 }
 
 describe('the tests a new project ships', { timeout: 180_000 }, () => {
-  it.each(['quoting_extension', 'standalone'] as const)('pass in a new %s project', async (type) => {
+  it.each([
+    ['quoting_extension', 3],
+    ['standalone', 4],
+  ] as const)('pass in a new %s project (%i tests)', async (type, count) => {
     const { code, output } = await runTests(await scaffold(type));
-    expect(output).toContain('# pass 3');
+    expect(output).toContain(`# pass ${count}`);
     expect(output).toContain('# fail 0');
     expect(code).toBe(0);
   });
@@ -67,5 +70,14 @@ describe('the tests a new project ships', { timeout: 180_000 }, () => {
     const { code, output } = await runTests(directory);
     expect(code).toBe(1);
     expect(output).toMatch(/not ok \d+ - creates a quote from the form and says so/);
+  });
+
+  it('fail when the standalone tool does not save the page size it was given', async () => {
+    const directory = await scaffold('standalone');
+    edit(path.join(directory, 'src/app.js'), 'app.pages = { customers: 1, jobs: 1, quotes: 1 };\n    savePreferences(app.bridge, app.preferences);', 'app.pages = { customers: 1, jobs: 1, quotes: 1 };');
+    const { code, output } = await runTests(directory);
+    expect(code).toBe(1);
+    expect(output).toMatch(/not ok \d+ - remembers the page size in the tool settings, and lists that many rows/);
+    expect(output).toContain('# fail 1');
   });
 });

@@ -8,6 +8,8 @@ import { validateBundle } from '../../src/core/validate.js';
 import { packFolder } from '../../src/core/pack/pack-folder.js';
 import { bundleLimits, sizeLine } from '../../src/core/report/limits.js';
 import pipeline from '../../src/vite/index.js';
+import { DEFAULT_INLINE_LIMIT } from '../../src/vite/assets.js';
+import { loadTool } from '../../src/testing/index.js';
 import { toClassicScripts } from '../../src/vite/classic-scripts.js';
 import { contentTypeOf } from '../../src/dev/static-files.js';
 import { launchChromium, requireChromium } from '../dev/browser.js';
@@ -120,6 +122,50 @@ describe('vite build with pipeline-tool/vite', () => {
     expect(error).toBeUndefined();
     expect(builtFiles(root).some((file) => file.endsWith('.webp'))).toBe(false);
   });
+
+  it('inlines a refused asset of exactly inlineLimit bytes, and refuses one a byte larger', async () => {
+    const at = await buildProject({ ...TOOL, 'src/badge.webp': bytes(DEFAULT_INLINE_LIMIT) });
+    expect(at.error).toBeUndefined();
+    expect(builtFiles(at.root).some((file) => file.endsWith('.webp'))).toBe(false);
+    expect(read(at.root, `dist/${builtFiles(at.root).find((file) => file.endsWith('.js'))!}`)).toContain('data:image/webp;base64,');
+    const past = await buildProject({ ...TOOL, 'src/badge.webp': bytes(DEFAULT_INLINE_LIMIT + 1) });
+    expect(past.error?.message).toContain(`src/badge.webp (imported by src/main.ts): .webp is not accepted by the marketplace, and at ${DEFAULT_INLINE_LIMIT + 1} bytes it is too large to inline (over ${DEFAULT_INLINE_LIMIT})`);
+    // The option moves the edge: a byte more is inlined, and the default's edge is refused.
+    const option = await buildProject({ ...TOOL, 'src/badge.webp': bytes(1001) }, {}, pipeline({ inlineLimit: 1001 }));
+    expect(option.error).toBeUndefined();
+    const below = await buildProject({ ...TOOL, 'src/badge.webp': bytes(1002) }, {}, pipeline({ inlineLimit: 1001 }));
+    expect(below.error?.message).toContain('at 1002 bytes it is too large to inline (over 1001)');
+  });
+
+  it('inlines nothing of a refused type with inlineLimit: 0, so even a small one fails the build', async () => {
+    const { error } = await buildProject(TOOL, {}, pipeline({ inlineLimit: 0 }));
+    expect(error?.message).toContain('the marketplace would refuse an asset of this build:');
+    expect(error?.message).toContain('src/badge.webp (imported by src/main.ts): .webp is not accepted by the marketplace, and at 600 bytes it is too large to inline (over 0)');
+  });
+
+  it.each([true, 'inline'] as const)('keeps the maps hidden when the author sets build.sourcemap: %s', async (sourcemap) => {
+    const { root, error } = await buildProject(TOOL, { build: { sourcemap } });
+    expect(error).toBeUndefined();
+    const files = builtFiles(root);
+    const script = files.find((file) => /^assets\/index-[\w-]+\.js$/.test(file))!;
+    expect(files).toContain(`${script}.map`);
+    expect(read(root, `dist/${script}`)).not.toContain('sourceMappingURL');
+  });
+
+  it('keeps the line that gives import.meta.url its value beside the author\u2019s own output.intro', async () => {
+    const { root, error } = await buildProject(TOOL, { build: { rolldownOptions: { output: { intro: "window.authorIntro = 'kept';" } } } });
+    expect(error).toBeUndefined();
+    // Run as the platform runs it: the address the script reads is its own, next to the page.
+    const tool = await loadTool(path.join(root, 'dist'));
+    try {
+      await waitFor(() => tool.document.getElementById('root')!.dataset['later'] === 'later' || tool.errors.length > 0, 10_000, 'the code imported later');
+      expect(tool.errors).toEqual([]);
+      expect((tool.window as unknown as { authorIntro?: string }).authorIntro).toBe('kept');
+      expect(tool.document.getElementById('root')!.dataset['script']).toBe('/assets/x');
+    } finally {
+      tool.close();
+    }
+  }, 60_000);
 
   it('shows validate\u2019s warnings as Vite\u2019s, at the source line through the map it writes, and fails on its errors, listing each', async () => {
     const warned = await buildProject({ ...TOOL, 'src/later.ts': "export const word = 'later';\nalert('hello');\n" });

@@ -86,3 +86,16 @@ test('remembers the last tab in the tool settings', async () => {
   assert.equal(again.$('[data-tab="jobs"]').getAttribute('aria-selected'), 'true');
   assert.match(again.text('#page-info'), /jobs$/);
 });
+
+test('remembers the page size in the tool settings, and lists that many rows', async () => {
+  const first = await open();
+  await first.fill('#page-size', '5');
+  assert.deepEqual(first.host.settings(), { preferences: { tab: 'customers', pageSize: 5 } });
+  assert.deepEqual(first.host.calls.at(-1)?.args, [{ page: 1, pageSize: 5 }]);
+  assert.equal(first.document.querySelectorAll('#list-body tr').length, 5);
+
+  const again = await open({ settings: first.host.settings() });
+  assert.equal(/** @type {HTMLSelectElement} */ (again.$('#page-size')).value, '5');
+  const listed = again.host.calls.find((call) => call.method === 'customers.list');
+  assert.deepEqual(listed?.args, [{ page: 1, pageSize: 5 }]);
+});
