@@ -25,6 +25,7 @@ export function formatJson(report: Report, options: FormatOptions): string {
       ...(p.library ? { library: true } : {}),
     })),
     ...(report.excluded ? { excluded: report.excluded } : {}),
+    ...(report.mapNotes ? { mapNotes: report.mapNotes } : {}),
     // What the `file` of a problem with `built` is relative to, from the working folder.
     ...(report.sourceRoot !== undefined ? { sourceRoot: slashPath(options.cwd, path.resolve(options.cwd, report.sourceRoot)) } : {}),
   };

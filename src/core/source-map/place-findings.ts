@@ -4,7 +4,7 @@ import type { DisableDirective } from '../code/scanner.js';
 import { UNKNOWN_DISABLE_DIRECTIVE } from '../code/rule-ids.js';
 import { extensionOf } from '../paths.js';
 import { sourceDirectives } from './source-directives.js';
-import { createSourcePlacer, MAX_MAP_BYTES, type SourcePosition } from './source-placer.js';
+import { createSourcePlacer, MAX_MAP_BYTES, type MapNote, type SourcePosition } from './source-placer.js';
 
 /** Where validate looks for source maps, and what the sources it finds are relative to. */
 export interface SourceMapOptions {
@@ -35,6 +35,8 @@ export interface Placement<T> {
   placed: Map<T, SourcePosition>;
   /** The disable comments of the source files that findings were placed in. */
   directives: DisableDirective[];
+  /** The maps looked at and not used, and why. */
+  notes: MapNote[];
 }
 
 /** Types whose built files carry source maps; pages are written by hand or copied as they are. */
@@ -44,7 +46,7 @@ const MAPPED_TYPES = new Set(['.js', '.css']);
  * Places each code finding of a built script or stylesheet at the line the author wrote, through
  * the file's source map, and reads the disable comments of the sources so placed. Findings about
  * a comment of the built file itself (a disable directive naming an unknown rule) stay where they
- * are. Undefined when nothing can be placed (a zip on its own, or no map for any finding).
+ * are. Undefined when nothing can be placed (a zip on its own, or no finding in a built file).
  */
 export async function placeAtSources<T extends Located>(findings: readonly T[], source: BundleSource, options: SourceMapOptions): Promise<Placement<T> | undefined> {
   const folder = options.folder ?? (source.kind === 'folder' ? source.location : undefined);
@@ -72,11 +74,10 @@ export async function placeAtSources<T extends Located>(findings: readonly T[], 
     const position = await placer.place(finding.file!, finding.line!, finding.column!);
     if (position) placed.set(finding, position);
   }
-  if (placed.size === 0) return undefined;
   const directives: DisableDirective[] = [];
   for (const file of new Set([...placed.values()].map((position) => position.file))) {
     const text = placer.sourceText(file);
     if (text !== undefined) directives.push(...sourceDirectives(text, file));
   }
-  return { root, placed, directives };
+  return { root, placed, directives, notes: placer.notes() };
 }

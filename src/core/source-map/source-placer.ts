@@ -50,13 +50,15 @@ export interface SourcePlacer {
    * nothing usable about that place.
    */
   place(file: string, line: number, column: number, unit?: ColumnUnit): Promise<SourcePosition | undefined>;
-  /** The text of a source file that a position was placed in, as its map holds it or as it is on disk. */
+  /** The text of a source file that a position was placed in, as it is on disk (never as its map holds it). */
   sourceText(file: string): string | undefined;
+  /** What was found wrong with the maps looked at so far: each map that was not used, and why. */
+  notes(): MapNote[];
 }
 
 /** A map larger than this is not read: no bundle the marketplace accepts needs one so large. */
 export const MAX_MAP_BYTES = 50_000_000;
-/** A source file larger than this is not read for its text (its position is still used). */
+/** A source file larger than this is not read, and a position in it is not used. */
 const MAX_SOURCE_BYTES = 10_000_000;
 
 interface LoadedMap {
@@ -85,10 +87,14 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
   let realRootOnce: Promise<string> | undefined;
   const readMap = options.readMap ?? (async (file: string) => (await readInside(folder, path.join(folder, ...file.split('/')), MAX_MAP_BYTES))?.toString('utf8'));
 
+  const notes: MapNote[] = [];
   const load = (file: string) => {
     let loaded = maps.get(file);
     if (!loaded) {
-      loaded = loadMap(file).catch(() => null);
+      loaded = loadMap(file).catch((error: unknown) => {
+        if (error instanceof MapRefused) notes.push({ file, reason: error.reason, message: error.message });
+        return null;
+      });
       maps.set(file, loaded);
     }
     return loaded;
@@ -116,10 +122,13 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
     if (json === undefined) return null;
     const parsed: unknown = JSON.parse(json);
     if (!looksLikeMap(parsed)) return null;
+    const lineStarts = lineStartsOf(text);
+    const fault = mappingsFaultOf(parsed as RawMap, lineStarts.length);
+    if (fault !== undefined) throw new MapRefused('mappings', `its source map is not used: ${fault}`);
     // Loaded only now: most folders have no maps, and start-up should not pay for it.
     const { AnyMap, traceSegment } = await import('@jridgewell/trace-mapping');
     const trace = new AnyMap(parsed as ConstructorParameters<typeof AnyMap>[0], mapUrl);
-    return { trace, traceSegment, text, lineStarts: lineStartsOf(text), sources: new Map() };
+    return { trace, traceSegment, text, lineStarts, sources: new Map() };
   }
 
   /** A source of a map as a path relative to the root, once checked on disk; null when it is not usable. */
@@ -145,10 +154,12 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
     const absolute = pathInside(realRoot, await realpath(written));
     if (absolute === undefined || !(await isFileInside(realRoot, absolute))) return null;
     const relative = path.relative(realRoot, absolute).split(path.sep).join('/');
+    // The file itself, never the map's `sourcesContent`: a map could add a disable comment the
+    // file does not have, or lines it does not have. A source whose text cannot be read is not used.
     if (!texts.has(relative)) {
-      const content = map.trace.sourcesContent?.[index];
-      const text = typeof content === 'string' ? content : (await readRegularUpTo(absolute, MAX_SOURCE_BYTES))?.toString('utf8');
-      if (text !== undefined) texts.set(relative, text);
+      const text = (await readRegularUpTo(absolute, MAX_SOURCE_BYTES))?.toString('utf8');
+      if (text === undefined) return null;
+      texts.set(relative, text);
     }
     return relative;
   }
@@ -166,16 +177,17 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
       if (![sourceIndex, sourceLine, sourceColumn].every((n) => Number.isSafeInteger(n) && n! >= 0)) return undefined;
       const source = await sourceOf(map, sourceIndex!);
       if (source === null) return undefined;
-      const text = texts.get(source);
-      if (text === undefined) return { file: source, line: sourceLine! + 1, column: sourceColumn! + 1 };
+      const text = texts.get(source)!;
       let starts = sourceLineStarts.get(source);
       if (!starts) sourceLineStarts.set(source, (starts = lineStartsOf(text)));
-      // A map that points past the end of its source is not describing this file.
+      // A map that points past the end of its source, or of one of its lines, is not describing
+      // this file. (The end of a line itself is a place: a missing semicolon is found there.)
       const sourceLineText = lineOf(text, starts, sourceLine!);
-      if (sourceLineText === undefined) return undefined;
+      if (sourceLineText === undefined || sourceColumn! > sourceLineText.length) return undefined;
       return { file: source, line: sourceLine! + 1, column: codePointColumn(sourceLineText, sourceColumn!) };
     },
     sourceText: (file) => texts.get(file),
+    notes: () => [...notes],
   };
 }
 
@@ -183,13 +195,80 @@ function isPosition(n: number): boolean {
   return Number.isSafeInteger(n) && n >= 1;
 }
 
-/** Base64 VLQ digits and the separators between segments and lines: all a `mappings` string holds. */
-const MAPPINGS = /^[A-Za-z0-9+/,;]*$/;
+/** A map that was looked at and not used, and why. */
+export interface MapNote {
+  /** The built file whose map it is, slash-separated in the folder. */
+  file: string;
+  reason: 'mappings';
+  /** Says what is wrong, after the built file's name: "its source map is not used: …". */
+  message: string;
+}
+
+class MapRefused extends Error {
+  constructor(
+    readonly reason: MapNote['reason'],
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type RawMap = { mappings?: string; sections?: { offset?: { line?: unknown }; map: RawMap }[] };
+
+/** What is wrong with the `mappings` of a map or of each of its sections, for a file of `lines` lines. */
+function mappingsFaultOf(map: RawMap, lines: number): string | undefined {
+  if (map.sections === undefined) return mappingsFault(map.mappings ?? '', lines);
+  for (const section of map.sections) {
+    const line = section.offset?.line;
+    const fault = mappingsFault(section.map.mappings ?? '', Number.isSafeInteger(line) && (line as number) >= 0 ? lines - (line as number) : 0);
+    if (fault !== undefined) return fault;
+  }
+  return undefined;
+}
+
+/** Each base64 digit's value; -1 for any other character. */
+const BASE64 = new Int8Array(128).fill(-1);
+[...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].forEach((digit, value) => (BASE64[digit.charCodeAt(0)] = value));
 
 /**
- * The shape trace-mapping needs; anything else is not a source map and is left alone. The decoder
- * reads any other character as a zero, which would place findings at made-up positions.
+ * Digits one number may take: 6 carry 29 bits and a sign, more than any line or column. The
+ * decoder shifts a longer number past 32 bits, where it wraps round to another value.
  */
+const MAX_NUMBER_DIGITS = 6;
+
+/**
+ * What is wrong with a `mappings` string, in words, or undefined when it is well formed: base64
+ * VLQ numbers, each ended by a digit without the continuation bit, grouped in segments of 1, 4 or
+ * 5 numbers, segments split by `,` and lines by `;`, no more lines than the built file has. This
+ * only checks the text, in one pass and without decoding it (trace-mapping decodes): the decoder
+ * reads a character it does not know, or a number cut short, as a zero, which would place
+ * findings at made-up positions (`src/App.ts:1:1`).
+ */
+export function mappingsFault(mappings: string, lines: number): string | undefined {
+  let line = 1;
+  let numbers = 0;
+  let digits = 0;
+  for (let i = 0; i <= mappings.length; i++) {
+    const c = i === mappings.length ? 0x3b : mappings.charCodeAt(i);
+    if (c === 0x2c || c === 0x3b) {
+      if (digits > 0) return `its mappings cut a number short at character ${i + 1}`;
+      if ((numbers > 1 && numbers < 4) || numbers > 5) return `its mappings have a segment of ${numbers} numbers before character ${i + 1}; a segment has 1, 4 or 5`;
+      numbers = 0;
+      if (c === 0x3b && i < mappings.length && ++line > lines) return `its mappings describe more lines than the ${lines} the file has`;
+      continue;
+    }
+    const value = c < 128 ? BASE64[c]! : -1;
+    if (value < 0) return `its mappings hold ${JSON.stringify(mappings[i])} at character ${i + 1}, which is not a base64 digit`;
+    if (++digits > MAX_NUMBER_DIGITS) return `its mappings hold a number of more than ${MAX_NUMBER_DIGITS} digits at character ${i + 1}, too large for a position`;
+    if (value < 32) {
+      numbers++;
+      digits = 0;
+    }
+  }
+  return undefined;
+}
+
+/** The shape trace-mapping needs; anything else is not a source map and is left alone. */
 function looksLikeMap(value: unknown, depth = 0): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || depth > 1) return false;
   const map = value as Record<string, unknown>;
@@ -197,7 +276,7 @@ function looksLikeMap(value: unknown, depth = 0): boolean {
   if (Array.isArray(map['sections'])) {
     return map['sections'].every((section: unknown) => typeof section === 'object' && section !== null && looksLikeMap((section as Record<string, unknown>)['map'], depth + 1));
   }
-  return typeof map['mappings'] === 'string' && MAPPINGS.test(map['mappings']) && Array.isArray(map['sources']);
+  return typeof map['mappings'] === 'string' && Array.isArray(map['sources']);
 }
 
 /** Offsets where each line starts; lines end at LF, CRLF or a lone CR, as bundlers count them. */
