@@ -18,6 +18,8 @@ export interface SourceMapOptions {
    * through maps only when this names the folder it was packed from (`pack` does so).
    */
   folder?: string;
+  /** Abort to stop placing: no further map is read or decoded, and validation rejects with the reason. */
+  signal?: AbortSignal;
 }
 
 /** A finding's place as the rules found it. */
@@ -60,6 +62,7 @@ export async function placeAtSources<T extends Located>(findings: readonly T[], 
   const placer = createSourcePlacer({
     folder,
     root,
+    ...(options.signal ? { signal: options.signal } : {}),
     readBuilt: async (file) => {
       const entry = source.entries.find((candidate) => candidate.path === file && candidate.kind === 'file');
       // An entry whose bytes the archive could not vouch for has no trustworthy text to map.
@@ -70,9 +73,19 @@ export async function placeAtSources<T extends Located>(findings: readonly T[], 
     },
   });
   const placed = new Map<T, SourcePosition>();
+  // File by file, each map let go of once its file's findings are placed: a run holds one map at a time.
+  const byFile = new Map<string, T[]>();
   for (const finding of candidates) {
-    const position = await placer.place(finding.file!, finding.line!, finding.column!);
-    if (position) placed.set(finding, position);
+    const list = byFile.get(finding.file!);
+    if (list) list.push(finding);
+    else byFile.set(finding.file!, [finding]);
+  }
+  for (const [file, findings] of byFile) {
+    for (const finding of findings) {
+      const position = await placer.place(file, finding.line!, finding.column!);
+      if (position) placed.set(finding, position);
+    }
+    placer.release(file);
   }
   const directives: DisableDirective[] = [];
   for (const file of new Set([...placed.values()].map((position) => position.file))) {

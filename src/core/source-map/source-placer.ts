@@ -1,7 +1,8 @@
-import { realpath } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { TraceMap, traceSegment } from '@jridgewell/trace-mapping';
+import { formatBytes, groupDigits } from '../format-bytes.js';
 import { mapReferenceOf } from './map-reference.js';
 import { isFileInside, pathInside, readInside, readRegularUpTo } from './read-inside.js';
 
@@ -41,6 +42,10 @@ export interface SourcePlacerOptions {
    * {@link MAX_MAP_BYTES}, never through a link out of it).
    */
   readMap?: (file: string, named: boolean) => Promise<string | undefined>;
+  /** Abort to stop: the next map is neither read nor decoded, and `place` rejects with the reason. */
+  signal?: AbortSignal;
+  /** Tighter budgets than {@link MAP_BUDGETS}, for tests. */
+  budgets?: Partial<MapBudgets>;
 }
 
 export interface SourcePlacer {
@@ -54,10 +59,36 @@ export interface SourcePlacer {
   sourceText(file: string): string | undefined;
   /** What was found wrong with the maps looked at so far: each map that was not used, and why. */
   notes(): MapNote[];
+  /** Lets go of a built file's map once its findings are placed; the source texts are kept. */
+  release(file: string): void;
 }
 
 /** A map larger than this is not read: no bundle the marketplace accepts needs one so large. */
 export const MAX_MAP_BYTES = 50_000_000;
+
+/**
+ * What one map may hold, and what one run may decode: a hostile map of valid JSON can otherwise
+ * cost minutes and gigabytes (a million sources, 200,000 sections, five million levels of
+ * nesting, two maps of 45 MB each). Each budget spent leaves the map unused, with a note. A real
+ * map is far inside them: even a large app's names a few thousand sources, and nests 2 levels.
+ */
+export const MAP_BUDGETS: Readonly<MapBudgets> = {
+  sources: 10_000,
+  sections: 1_000,
+  nesting: 32,
+  decodedPerRun: 100_000_000,
+};
+
+export interface MapBudgets {
+  /** Sources of one map, all its sections together. */
+  sources: number;
+  /** Sections of one index map (which may not nest further). */
+  sections: number;
+  /** Objects and arrays one inside another; a map needs 2, an index map 5. */
+  nesting: number;
+  /** Characters of `mappings` decoded in one run, all maps together. */
+  decodedPerRun: number;
+}
 /** A source file larger than this is not read, and a position in it is not used. */
 const MAX_SOURCE_BYTES = 10_000_000;
 
@@ -85,13 +116,18 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
   const texts = new Map<string, string>();
   const sourceLineStarts = new Map<string, number[]>();
   let realRootOnce: Promise<string> | undefined;
-  const readMap = options.readMap ?? (async (file: string) => (await readInside(folder, path.join(folder, ...file.split('/')), MAX_MAP_BYTES))?.toString('utf8'));
+  const readMap = options.readMap ?? ((file: string) => readMapInside(folder, file));
+  const { signal } = options;
+  const budgets = { ...MAP_BUDGETS, ...options.budgets };
+  let decodeLeft = budgets.decodedPerRun;
 
   const notes: MapNote[] = [];
   const load = (file: string) => {
     let loaded = maps.get(file);
     if (!loaded) {
       loaded = loadMap(file).catch((error: unknown) => {
+        // An abort stops the run; anything else a map does only leaves it unused.
+        if (signal?.aborted) throw signal.reason;
         if (error instanceof MapRefused) notes.push({ file, reason: error.reason, message: error.message });
         return null;
       });
@@ -120,11 +156,26 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
       mapUrl = pathToFileURL(mapPath).href;
     }
     if (json === undefined) return null;
+    signal?.throwIfAborted();
+    const depth = nestingOf(json);
+    if (depth > budgets.nesting) throw new MapRefused('nesting', `its source map is not used: it nests objects and arrays ${depth} levels deep; a map needs a few, and at most ${budgets.nesting} are read`);
     const parsed: unknown = JSON.parse(json);
     if (!looksLikeMap(parsed)) return null;
+    const map = parsed as RawMap;
+    if (map.sections !== undefined && map.sections.length > budgets.sections) {
+      throw new MapRefused('sections', `its source map is not used: it has ${groupDigits(map.sections.length)} sections, more than the ${groupDigits(budgets.sections)} read`);
+    }
+    const sources = (map.sections ?? [{ map }]).reduce((sum, section) => sum + (section.map.sources?.length ?? 0), 0);
+    if (sources > budgets.sources) throw new MapRefused('sources', `its source map is not used: it names ${groupDigits(sources)} sources, more than the ${groupDigits(budgets.sources)} read`);
     const lineStarts = lineStartsOf(text);
-    const fault = mappingsFaultOf(parsed as RawMap, lineStarts.length);
+    const fault = mappingsFaultOf(map, lineStarts.length, text.length);
     if (fault !== undefined) throw new MapRefused('mappings', `its source map is not used: ${fault}`);
+    const size = (map.sections ?? [{ map }]).reduce((sum, section) => sum + (section.map.mappings?.length ?? 0), 0);
+    if (size > decodeLeft) {
+      throw new MapRefused('decoded', `its source map is not used: this run has decoded ${groupDigits(budgets.decodedPerRun - decodeLeft)} characters of mappings, and this map's ${groupDigits(size)} would pass the ${groupDigits(budgets.decodedPerRun)} one run decodes`);
+    }
+    decodeLeft -= size;
+    signal?.throwIfAborted();
     // Loaded only now: most folders have no maps, and start-up should not pay for it.
     const { AnyMap, traceSegment } = await import('@jridgewell/trace-mapping');
     const trace = new AnyMap(parsed as ConstructorParameters<typeof AnyMap>[0], mapUrl);
@@ -166,6 +217,7 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
 
   return {
     async place(file, line, column, unit = 'characters') {
+      signal?.throwIfAborted();
       const map = await load(file);
       if (!map || !isPosition(line) || !isPosition(column)) return undefined;
       const lineText = lineOf(map.text, map.lineStarts, line - 1);
@@ -188,7 +240,37 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
     },
     sourceText: (file) => texts.get(file),
     notes: () => [...notes],
+    release: (file) => void maps.delete(file),
   };
+}
+
+/** A map file of the folder, or undefined; one over MAX_MAP_BYTES is refused with a note. */
+async function readMapInside(folder: string, file: string): Promise<string | undefined> {
+  const absolute = path.join(folder, ...file.split('/'));
+  const bytes = await readInside(folder, absolute, MAX_MAP_BYTES);
+  if (bytes !== undefined) return bytes.toString('utf8');
+  const size = await lstat(absolute).then((info) => (info.isFile() ? info.size : 0), () => 0);
+  if (size > MAX_MAP_BYTES) throw new MapRefused('size', `its source map is not used: ${file} is ${formatBytes(size)}, more than the ${formatBytes(MAX_MAP_BYTES)} read`);
+  return undefined;
+}
+
+/**
+ * How deeply a JSON text nests objects and arrays, in one pass over its characters (skipping
+ * strings), before JSON.parse builds what may be millions of levels.
+ */
+export function nestingOf(json: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (c === 0x22) {
+      // To the closing quote, past escaped characters.
+      for (i++; i < json.length && json.charCodeAt(i) !== 0x22; i++) if (json.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > deepest) deepest = depth;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
 }
 
 function isPosition(n: number): boolean {
@@ -199,7 +281,7 @@ function isPosition(n: number): boolean {
 export interface MapNote {
   /** The built file whose map it is, slash-separated in the folder. */
   file: string;
-  reason: 'mappings';
+  reason: 'mappings' | 'size' | 'nesting' | 'sections' | 'sources' | 'decoded';
   /** Says what is wrong, after the built file's name: "its source map is not used: …". */
   message: string;
 }
@@ -213,14 +295,14 @@ class MapRefused extends Error {
   }
 }
 
-type RawMap = { mappings?: string; sections?: { offset?: { line?: unknown }; map: RawMap }[] };
+type RawMap = { mappings?: string; sources?: unknown[]; sections?: { offset?: { line?: unknown }; map: RawMap }[] };
 
-/** What is wrong with the `mappings` of a map or of each of its sections, for a file of `lines` lines. */
-function mappingsFaultOf(map: RawMap, lines: number): string | undefined {
-  if (map.sections === undefined) return mappingsFault(map.mappings ?? '', lines);
+/** What is wrong with the `mappings` of a map or of each of its sections, for a built file of `lines` lines and `characters` characters. */
+function mappingsFaultOf(map: RawMap, lines: number, characters: number): string | undefined {
+  if (map.sections === undefined) return mappingsFault(map.mappings ?? '', lines, characters + lines);
   for (const section of map.sections) {
     const line = section.offset?.line;
-    const fault = mappingsFault(section.map.mappings ?? '', Number.isSafeInteger(line) && (line as number) >= 0 ? lines - (line as number) : 0);
+    const fault = mappingsFault(section.map.mappings ?? '', Number.isSafeInteger(line) && (line as number) >= 0 ? lines - (line as number) : 0, characters + lines);
     if (fault !== undefined) return fault;
   }
   return undefined;
@@ -239,20 +321,24 @@ const MAX_NUMBER_DIGITS = 6;
 /**
  * What is wrong with a `mappings` string, in words, or undefined when it is well formed: base64
  * VLQ numbers, each ended by a digit without the continuation bit, grouped in segments of 1, 4 or
- * 5 numbers, segments split by `,` and lines by `;`, no more lines than the built file has. This
+ * 5 numbers, segments split by `,` and lines by `;`, no more lines than the built file has and no
+ * more segments than it has `characters` (and line ends). This
  * only checks the text, in one pass and without decoding it (trace-mapping decodes): the decoder
  * reads a character it does not know, or a number cut short, as a zero, which would place
  * findings at made-up positions (`src/App.ts:1:1`).
  */
-export function mappingsFault(mappings: string, lines: number): string | undefined {
+export function mappingsFault(mappings: string, lines: number, characters = Infinity): string | undefined {
   let line = 1;
   let numbers = 0;
   let digits = 0;
+  let segments = 0;
   for (let i = 0; i <= mappings.length; i++) {
     const c = i === mappings.length ? 0x3b : mappings.charCodeAt(i);
     if (c === 0x2c || c === 0x3b) {
       if (digits > 0) return `its mappings cut a number short at character ${i + 1}`;
       if ((numbers > 1 && numbers < 4) || numbers > 5) return `its mappings have a segment of ${numbers} numbers before character ${i + 1}; a segment has 1, 4 or 5`;
+      // Each segment starts at a place of the built file: there cannot be more than it has places.
+      if (numbers > 0 && ++segments > characters) return `its mappings have more segments than the ${groupDigits(characters)} places of the file`;
       numbers = 0;
       if (c === 0x3b && i < mappings.length && ++line > lines) return `its mappings describe more lines than the ${lines} the file has`;
       continue;
