@@ -1,4 +1,4 @@
-import { lstat, readdir } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { nearestName } from '../core/nearest.js';
 import { describeFileKind } from '../core/regular-file.js';
@@ -97,10 +97,18 @@ export async function describeMissingFile(realRoot: string, file: string, entry:
   if (info !== undefined && !info.isFile() && !info.isDirectory() && !info.isSymbolicLink()) {
     return `The tool asked for ${file}, which is ${describeFileKind(info)}, not a regular file; only regular files are served.`;
   }
+  // The name is there, but was not served: a link whose target lies outside the tool folder.
+  if (info?.isSymbolicLink()) {
+    const target = await stat(path.join(realRoot, ...parts)).catch(() => undefined);
+    return target === undefined
+      ? `The tool asked for ${file}, a link to a file that does not exist.`
+      : `The tool asked for ${file}, a link that leads out of the tool folder; only files inside it are served. Copy the file into the folder.`;
+  }
   const name = parts.pop() ?? '';
   const folder = parts.join('/');
   const siblings = await readdir(path.join(realRoot, ...parts)).catch(() => undefined);
-  const guess = siblings === undefined ? undefined : nearestName(name, siblings.filter((sibling) => !sibling.startsWith('.')));
+  // Never the asked name itself: it is there only in a form that is not served.
+  const guess = siblings === undefined ? undefined : nearestName(name, siblings.filter((sibling) => !sibling.startsWith('.') && sibling !== name));
   const hint = siblings === undefined ? ` There is no folder ${folder}/.` : guess === undefined ? '' : ` Did you mean ${folder === '' ? guess : `${folder}/${guess}`}?`;
   return `The tool asked for ${file}, which is not in the folder.${hint}`;
 }

@@ -1,8 +1,9 @@
-import { writeFileSync } from 'node:fs';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DevServer } from '../../src/dev/server.js';
 import { describeToolProblem, readToolReport } from '../../src/dev/tool-problems.js';
+import { tempDir } from '../helpers/bundles.js';
 import { callBridge, postFromHostPage, QUOTING_MANIFEST, readState, sendRequest, startTestServer, waitFor, writeTool } from './helpers.js';
 
 /*
@@ -34,6 +35,19 @@ describe("the tool's missing files", () => {
       ['error', 'tool: file not found (404) at lib/x.js: The tool asked for lib/x.js, which is not in the folder. There is no folder lib/.'],
     ]);
     expect(JSON.stringify(logged)).not.toContain(new URL(server.toolUrl).pathname.split('/')[2]);
+  });
+
+  it('a link out of the tool folder, or to nothing, is said to be one, never "did you mean" its own name', async () => {
+    const root = writeTool(undefined, { 'vendor.jss': '1;' });
+    const outside = path.join(tempDir(), 'secret.js');
+    writeFileSync(outside, '1;');
+    symlinkSync(outside, path.join(root, 'vendor.js'));
+    symlinkSync(path.join(root, 'gone.js'), path.join(root, 'dangling.js'));
+    const { server } = await startLogged(root);
+    const out = await toolFile(server, 'vendor.js');
+    expect(out.status).toBe(404);
+    expect(out.body).toBe('The tool asked for vendor.js, a link that leads out of the tool folder; only files inside it are served. Copy the file into the folder.');
+    expect((await toolFile(server, 'dangling.js')).body).toBe('The tool asked for dangling.js, a link to a file that does not exist.');
   });
 
   it('an entry page that is not there: the frame, the page and the terminal say what the manifest names and what is there', async () => {
