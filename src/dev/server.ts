@@ -23,7 +23,7 @@ import { handleApiHttp } from './rest/endpoint.js';
 import { createRateLimiter } from './rest/rate-limit.js';
 import { readToolInfo } from './tool-manifest.js';
 import { createRuntimePlaces } from './source-places.js';
-import { checkFrameUrl, collectBuiltFindings, renderFrameScript, startFramedReload } from './framed-page.js';
+import { checkFrameUrl, collectBuiltFindings, isOnThisMachine, remoteFrameWarning, renderFrameScript, startFramedReload } from './framed-page.js';
 import { MANIFEST_PATH } from '../core/paths.js';
 import { createMissingFileReporter, describeToolProblem, readToolReport } from './tool-problems.js';
 import { routeToolRequest, SDK_PATH } from './tool-routes.js';
@@ -353,6 +353,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         : startFramedReload({ root: realRoot, manifestFile, fixturesFile, stateFolder, session, emit, log, tool, ruleSettings: findingSettings });
 
   const wildcard = isWildcardAddress(host);
+  if (frameUrl !== undefined && !isOnThisMachine(frameUrl)) log('warning', remoteFrameWarning(frameUrl));
   if (!isLoopbackAddress(host)) {
     log('warning', `listening on ${host}: other computers on your network can open the host page, read the tool's files and change its settings. The dev server has no sign-in.`);
   }
