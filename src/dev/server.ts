@@ -254,7 +254,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   // A framed page's files are the other server's: what goes wrong in them is placed through what it serves.
   const frameBase = frameUrl === undefined ? undefined : new URL('.', frameUrl).href;
   const servedRoot = path.resolve(options.servedRoot ?? sourceRoot);
-  const runtimePlaces = createRuntimePlaces(frameBase === undefined ? { folder: realRoot } : { server: frameBase, folder: servedRoot }, sourceRoot);
+  // Aborted when dev closes: no request to a framed page's server outlives it.
+  const closingController = new AbortController();
+  const runtimePlaces = createRuntimePlaces(frameBase === undefined ? { folder: realRoot } : { server: frameBase, folder: servedRoot }, sourceRoot, closingController.signal);
   const emit = (event: DevEvent) => {
     // The tool loads again, perhaps rebuilt with new maps.
     if (event.type === 'reload') runtimePlaces.reset();
@@ -379,6 +381,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     settingsFile,
     close() {
       closing ??= (async () => {
+        closingController.abort();
         for (const watcher of watchers) watcher.close();
         await closeServers();
         await store.flush();
