@@ -25,7 +25,7 @@ import { readToolInfo } from './tool-manifest.js';
 import { createRuntimePlaces } from './source-places.js';
 import { checkFrameUrl, collectBuiltFindings, isOnThisMachine, remoteFrameWarning, renderFrameScript, startFramedReload } from './framed-page.js';
 import { MANIFEST_PATH } from '../core/paths.js';
-import { createMissingFileReporter, describeToolProblem, readToolReport } from './tool-problems.js';
+import { createMissingFileReporter, createReportLimiter, describeToolProblem, readToolReport } from './tool-problems.js';
 import { routeToolRequest, SDK_PATH } from './tool-routes.js';
 
 /*
@@ -254,6 +254,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   // A framed page's files are the other server's: what goes wrong in them is placed through what it serves.
   const frameBase = frameUrl === undefined ? undefined : new URL('.', frameUrl).href;
   const servedRoot = path.resolve(options.servedRoot ?? sourceRoot);
+  const printReport = createReportLimiter(log);
   // Aborted when dev closes: no request to a framed page's server outlives it.
   const closingController = new AbortController();
   const runtimePlaces = createRuntimePlaces(frameBase === undefined ? { folder: realRoot } : { server: frameBase, folder: servedRoot }, sourceRoot, closingController.signal);
@@ -300,7 +301,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
           const read = readToolReport(body, toolToken, frameBase);
           if (read === undefined) return undefined;
           const problem = await runtimePlaces.place(read);
-          log(problem.kind === 'blocked' ? 'warning' : 'error', describeToolProblem(problem));
+          printReport(problem.kind === 'blocked' ? 'warning' : 'error', describeToolProblem(problem));
           return problem;
         },
         afterChange: (reloadTool) => {
