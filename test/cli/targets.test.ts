@@ -174,10 +174,10 @@ describe('validate with several bundles', () => {
   });
 
   it('checks a bundle named twice, by any path or link, once, and counts it as one', () => {
-    const folder = warningFolder();
-    const cwd = path.dirname(folder);
-    const name = path.basename(folder);
-    symlinkSync(folder, path.join(cwd, 'link'));
+    const cwd = tempDir();
+    const name = 'tool';
+    cpSync(warningFolder(), path.join(cwd, name), { recursive: true });
+    symlinkSync(path.join(cwd, name), path.join(cwd, 'link'));
     const result = runCli(['validate', name, `./${name}/`, 'link'], { cwd });
     expect(result.stdout.match(/^⚠ .+: /gmu)).toHaveLength(2);
     expect(result.stdout.trimEnd().split('\n').at(-1)).toBe('⚠ 1 bundle: 1 problem (0 errors, 1 warning)');
