@@ -1,4 +1,4 @@
-import { lstat, readdir, readFile, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CONFIG_FILE } from '../core/config/file-name.js';
 import { requireManifestHere, requireNoProjectsInside } from '../core/pack/manifest-elsewhere.js';
@@ -74,7 +74,7 @@ export async function resolveTarget(
  * {@link resolveTarget} decides it, except that a folder with neither a project file nor a
  * manifest.json but with .zip files at its top stands for those zips (a release folder). All
  * are resolved before any is checked, so a mistyped path stops the run at once. The same target
- * named twice is checked once.
+ * named twice, by any path or link, is checked once.
  */
 export async function resolveTargets(given: readonly string[], flags: TargetFlags, io: CliIo, command: Command): Promise<Targets> {
   if (given.length === 0) return { targets: [await resolveTarget(undefined, flags, io, command)], several: false };
@@ -90,9 +90,13 @@ export async function resolveTargets(given: readonly string[], flags: TargetFlag
   const targets: Target[] = [];
   // The zips of a release folder share their project file: it is read once for all of them.
   const projects: ProjectFiles = new Map();
+  // The same bundle under two names (`t`, `./t/`, a link to it) is one bundle.
+  const seen = new Set<string>();
   for (const each of paths) {
     const target = await resolveTarget(each, flags, io, command, { projects });
-    if (!targets.some((seen) => seen.path === target.path)) targets.push(target);
+    const real = await realpath(target.path).catch(() => target.path);
+    if (!seen.has(real)) targets.push(target);
+    seen.add(real);
   }
   return { targets, several: given.length > 1 || expanded };
 }

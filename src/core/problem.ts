@@ -1,4 +1,5 @@
 import type { ExcludedEntry } from './bundle/left-out.js';
+import type { MapNote } from './source-map/source-placer.js';
 
 /** How bad a problem is. `error` fails the gate; `warning` is reported but passes. */
 export type Severity = 'error' | 'warning';
@@ -65,6 +66,11 @@ export interface Report {
    * when some problem was so placed.
    */
   sourceRoot?: string;
+  /**
+   * Source maps that were looked at to place findings and not used, and why (a malformed
+   * `mappings`, a budget spent): notes, not problems. The findings stay in the built files.
+   */
+  mapNotes?: MapNote[];
 }
 
 export function summarise(bundle: string, kind: Report['kind'], problems: Problem[]): Report {

@@ -102,6 +102,7 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
     const kept = withoutSilenced(problems, directives, sourceDirectives);
     const report = summarise(source.location, source.kind, sortProblems(kept));
     if (placement && kept.some((problem) => problem.built !== undefined)) report.sourceRoot = placement.root;
+    if (placement && placement.notes.length > 0) report.mapNotes = placement.notes;
     return excluded ? { ...report, excluded: [...excluded] } : report;
   } finally {
     if (typeof bundle === 'string') await source.close();

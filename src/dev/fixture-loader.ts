@@ -8,8 +8,9 @@ import { FixtureError, mergeFixtureFile, parseFixtures, readFixtureBytes, valida
  * of a catalogue of 100,000 rows holds its thread for a few hundred milliseconds, and handing a
  * parsed value from one thread to another costs about as much again, all at once. So a worker
  * thread parses the file and hands the value back in batches of rows: each batch arrives as a
- * task of its own on the server's thread, and requests are answered between them. The checks and
- * the merge (linear) run on the server's thread, with a turn of the event loop between steps; the
+ * task of its own on the server's thread, and requests are answered between them. The checks (a
+ * long table 1,000 rows per step) and the merge, all linear, run on the server's thread, with a
+ * turn of the event loop between steps; the
  * data in use is swapped only once the new data is complete and valid.
  *
  * The worker's code is plain JavaScript given as text, with no import of ours, so that it runs the
@@ -88,7 +89,7 @@ export function loadFixturesInBackground(file: string): FixtureLoad {
     let text: string | undefined;
     const textOf = () => (text ??= bytes.toString('utf8').replace(/^\uFEFF/, ''));
     await nextTurn();
-    const checked = await validateFixtureValue(value, textOf, file);
+    const checked = await validateFixtureValue(value, textOf, file, () => nextTurn());
     await nextTurn();
     const merged = mergeFixtureFile(checked, textOf, file);
     await nextTurn();

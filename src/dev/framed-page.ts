@@ -1,9 +1,11 @@
 import { stat } from 'node:fs/promises';
+import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import type { ValidateOptions } from '../core/validate.js';
 import { renderReporterScript } from './assets/frame-reporter.js';
 import { renderSdkScript } from './assets/sdk-script.js';
 import { DevServerError } from './errors.js';
+import { isLoopbackAddress } from './host-check.js';
 import { collectFindings, type Findings } from './findings.js';
 import { reportToolChanges, watchFixtures, type LiveReloadOptions } from './live-reload.js';
 import { keepLastGoodManifest, readToolInfo } from './tool-manifest.js';
@@ -31,6 +33,22 @@ export function checkFrameUrl(given: string): URL {
     throw new DevServerError('INVALID_OPTION', '--url must not carry a user name or password: the host page shows its address.');
   }
   return url;
+}
+
+/**
+ * Whether a framed address names this machine: a loopback name or address (`localhost`,
+ * `*.localhost`, 127.x.x.x, ::1), or an address of one of its network interfaces. A name that
+ * DNS would have to answer (`devbox.local`) is not taken to be this machine.
+ */
+export function isOnThisMachine(url: URL): boolean {
+  const name = url.hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  if (isLoopbackAddress(name) || name.endsWith('.localhost')) return true;
+  return Object.values(networkInterfaces()).some((addresses) => addresses?.some((address) => address.address.toLowerCase() === name));
+}
+
+/** The one line dev prints when the framed address is not on this machine. */
+export function remoteFrameWarning(url: URL): string {
+  return `--url ${url.origin} is not on this machine: the page it serves gets window.pipeline (the fixture data and stored settings), and dev asks that server for its scripts to place errors. Frame a dev server you run here.`;
 }
 
 /** The script a framed page loads from the host page's listener: the frame reporter, then the SDK. */

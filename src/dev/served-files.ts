@@ -39,18 +39,42 @@ export function servedFileUrl(base: URL, file: string): URL | undefined {
  * {@link MAX_SERVED_BYTES}, no answer in time). With `previous`, the server is asked whether the
  * file changed (If-None-Match, If-Modified-Since); when it says it did not, `previous` is returned.
  */
-export async function readServedFile(base: URL, file: string, previous?: ServedFile): Promise<ServedFile | undefined> {
+export async function readServedFile(base: URL, file: string, previous?: ServedFile, options: ReadServedOptions = {}): Promise<ServedFile | undefined> {
   const url = servedFileUrl(base, file);
   if (url === undefined) return undefined;
   const headers: Record<string, string> = {};
   if (previous?.etag) headers['If-None-Match'] = previous.etag;
   else if (previous?.lastModified) headers['If-Modified-Since'] = previous.lastModified;
   // Aborted, not only cancelled, past the limit: a cancelled body may still be read to its end to
-  // keep the connection, and a server could send gigabytes.
+  // keep the connection, and a server could send gigabytes. The deadline is a timer held here
+  // until the end, for the whole answer, body included: an AbortSignal.timeout() combined with
+  // AbortSignal.any() is held weakly, and once the garbage collector took it, a server sending a
+  // byte a second was waited on for ever.
   const stop = new AbortController();
+  const deadline = setTimeout(() => stop.abort(), options.timeoutMs ?? TIMEOUT_MS);
+  const outer = options.signal;
+  const giveUp = () => stop.abort();
+  if (outer?.aborted) stop.abort();
+  outer?.addEventListener('abort', giveUp, { once: true });
+  try {
+    return await fetchServed(url, headers, stop, previous);
+  } finally {
+    clearTimeout(deadline);
+    outer?.removeEventListener('abort', giveUp);
+  }
+}
+
+export interface ReadServedOptions {
+  /** How long the server has to send the whole file; default 10 seconds. */
+  timeoutMs?: number;
+  /** Abort to give up at once (dev closing). */
+  signal?: AbortSignal;
+}
+
+async function fetchServed(url: URL, headers: Record<string, string>, stop: AbortController, previous: ServedFile | undefined): Promise<ServedFile | undefined> {
   let response: Response;
   try {
-    response = await fetch(url, { headers, redirect: 'manual', credentials: 'omit', signal: AbortSignal.any([stop.signal, AbortSignal.timeout(TIMEOUT_MS)]) });
+    response = await fetch(url, { headers, redirect: 'manual', credentials: 'omit', signal: stop.signal });
   } catch {
     return undefined;
   }

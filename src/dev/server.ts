@@ -23,9 +23,9 @@ import { handleApiHttp } from './rest/endpoint.js';
 import { createRateLimiter } from './rest/rate-limit.js';
 import { readToolInfo } from './tool-manifest.js';
 import { createRuntimePlaces } from './source-places.js';
-import { checkFrameUrl, collectBuiltFindings, renderFrameScript, startFramedReload } from './framed-page.js';
+import { checkFrameUrl, collectBuiltFindings, isOnThisMachine, remoteFrameWarning, renderFrameScript, startFramedReload } from './framed-page.js';
 import { MANIFEST_PATH } from '../core/paths.js';
-import { createMissingFileReporter, describeToolProblem, readToolReport } from './tool-problems.js';
+import { createMissingFileReporter, createReportLimiter, describeToolProblem, readToolReport } from './tool-problems.js';
 import { routeToolRequest, SDK_PATH } from './tool-routes.js';
 
 /*
@@ -254,7 +254,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   // A framed page's files are the other server's: what goes wrong in them is placed through what it serves.
   const frameBase = frameUrl === undefined ? undefined : new URL('.', frameUrl).href;
   const servedRoot = path.resolve(options.servedRoot ?? sourceRoot);
-  const runtimePlaces = createRuntimePlaces(frameBase === undefined ? { folder: realRoot } : { server: frameBase, folder: servedRoot }, sourceRoot);
+  const printReport = createReportLimiter(log);
+  // Aborted when dev closes: no request to a framed page's server outlives it.
+  const closingController = new AbortController();
+  const runtimePlaces = createRuntimePlaces(frameBase === undefined ? { folder: realRoot } : { server: frameBase, folder: servedRoot }, sourceRoot, closingController.signal);
   const emit = (event: DevEvent) => {
     // The tool loads again, perhaps rebuilt with new maps.
     if (event.type === 'reload') runtimePlaces.reset();
@@ -298,7 +301,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
           const read = readToolReport(body, toolToken, frameBase);
           if (read === undefined) return undefined;
           const problem = await runtimePlaces.place(read);
-          log(problem.kind === 'blocked' ? 'warning' : 'error', describeToolProblem(problem));
+          printReport(problem.kind === 'blocked' ? 'warning' : 'error', describeToolProblem(problem));
           return problem;
         },
         afterChange: (reloadTool) => {
@@ -354,6 +357,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         : startFramedReload({ root: realRoot, manifestFile, fixturesFile, stateFolder, session, emit, log, tool, ruleSettings: findingSettings });
 
   const wildcard = isWildcardAddress(host);
+  if (frameUrl !== undefined && !isOnThisMachine(frameUrl)) log('warning', remoteFrameWarning(frameUrl));
   if (!isLoopbackAddress(host)) {
     log('warning', `listening on ${host}: other computers on your network can open the host page, read the tool's files and change its settings. The dev server has no sign-in.`);
   }
@@ -379,6 +383,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     settingsFile,
     close() {
       closing ??= (async () => {
+        closingController.abort();
         for (const watcher of watchers) watcher.close();
         await closeServers();
         await store.flush();

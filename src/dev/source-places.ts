@@ -27,8 +27,8 @@ export type ToolFiles =
   | { server: string; folder: string };
 
 /** Source paths are relative to `sourceRoot`, the project's folder; no source outside it is used. */
-export function createRuntimePlaces(files: ToolFiles, sourceRoot: string): RuntimePlaces {
-  const placerFor = 'server' in files ? servedPlacers(new URL(files.server), files.folder, sourceRoot) : folderPlacers(files.folder, sourceRoot);
+export function createRuntimePlaces(files: ToolFiles, sourceRoot: string, closing?: AbortSignal): RuntimePlaces {
+  const placerFor = 'server' in files ? servedPlacers(new URL(files.server), files.folder, sourceRoot, closing) : folderPlacers(files.folder, sourceRoot);
   return {
     async place(problem) {
       const file = toolFile(problem.file);
@@ -77,13 +77,16 @@ const KEPT_BYTES = 100_000_000;
  * changed; one placer per file is kept while its text stays the same. Map files are read only
  * where a file's comment names them: nothing is guessed at on another server.
  */
-function servedPlacers(base: URL, folder: string, sourceRoot: string): Placers {
+function servedPlacers(base: URL, folder: string, sourceRoot: string, closing?: AbortSignal): Placers {
   const kept = new Map<string, { served: ServedFile; placer: SourcePlacer }>();
   const keptBytes = () => [...kept.values()].reduce((sum, { served }) => sum + served.text.length, 0);
-  return {
-    async get(file) {
+  const options = closing ? { signal: closing } : {};
+  // Reports that arrive together about one file share one request for it (and its map), instead
+  // of each fetching a script of up to 50 MB.
+  const asking = new Map<string, Promise<SourcePlacer | undefined>>();
+  const get = async (file: string): Promise<SourcePlacer | undefined> => {
       const before = kept.get(file);
-      const served = await readServedFile(base, file, before?.served);
+      const served = await readServedFile(base, file, before?.served, options);
       if (served === undefined) {
         kept.delete(file);
         return undefined;
@@ -96,7 +99,7 @@ function servedPlacers(base: URL, folder: string, sourceRoot: string): Placers {
         folder,
         root: sourceRoot,
         readBuilt: async (wanted) => (wanted === file ? served.text : undefined),
-        readMap: async (map, named) => (named ? (await readServedFile(base, map))?.text : undefined),
+        readMap: async (map, named) => (named ? (await readServedFile(base, map, undefined, options))?.text : undefined),
       });
       kept.delete(file);
       kept.set(file, { served, placer });
@@ -106,6 +109,15 @@ function servedPlacers(base: URL, folder: string, sourceRoot: string): Placers {
         kept.delete(oldest);
       }
       return placer;
+  };
+  return {
+    get(file) {
+      let pending = asking.get(file);
+      if (!pending) {
+        pending = get(file).finally(() => asking.delete(file));
+        asking.set(file, pending);
+      }
+      return pending;
     },
     reset: () => kept.clear(),
   };

@@ -1,5 +1,6 @@
-import { lstat, readdir } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { groupDigits } from '../core/format-bytes.js';
 import { nearestName } from '../core/nearest.js';
 import { describeFileKind } from '../core/regular-file.js';
 import type { ReportKind } from './assets/frame-reporter.js';
@@ -97,10 +98,18 @@ export async function describeMissingFile(realRoot: string, file: string, entry:
   if (info !== undefined && !info.isFile() && !info.isDirectory() && !info.isSymbolicLink()) {
     return `The tool asked for ${file}, which is ${describeFileKind(info)}, not a regular file; only regular files are served.`;
   }
+  // The name is there, but was not served: a link whose target lies outside the tool folder.
+  if (info?.isSymbolicLink()) {
+    const target = await stat(path.join(realRoot, ...parts)).catch(() => undefined);
+    return target === undefined
+      ? `The tool asked for ${file}, a link to a file that does not exist.`
+      : `The tool asked for ${file}, a link that leads out of the tool folder; only files inside it are served. Copy the file into the folder.`;
+  }
   const name = parts.pop() ?? '';
   const folder = parts.join('/');
   const siblings = await readdir(path.join(realRoot, ...parts)).catch(() => undefined);
-  const guess = siblings === undefined ? undefined : nearestName(name, siblings.filter((sibling) => !sibling.startsWith('.')));
+  // Never the asked name itself: it is there only in a form that is not served.
+  const guess = siblings === undefined ? undefined : nearestName(name, siblings.filter((sibling) => !sibling.startsWith('.') && sibling !== name));
   const hint = siblings === undefined ? ` There is no folder ${folder}/.` : guess === undefined ? '' : ` Did you mean ${folder === '' ? guess : `${folder}/${guess}`}?`;
   return `The tool asked for ${file}, which is not in the folder.${hint}`;
 }
@@ -131,5 +140,43 @@ export function createMissingFileReporter(options: {
       options.log(problem);
     }
     return message;
+  };
+}
+
+/** Reports of the running tool printed per second at most; the rest are counted. */
+export const REPORTS_PER_SECOND = 20;
+
+/**
+ * The terminal's share of the tool's reports: at most {@link REPORTS_PER_SECOND} in any one second
+ * (a window that starts at its first report); past that they are counted, and the first report of
+ * a later window is preceded by one line saying how many were not printed. A tool that throws in
+ * a loop cannot fill the terminal (20,000 reports wrote 40 MB), and the page still shows each.
+ */
+export function createReportLimiter(print: (level: 'warning' | 'error', message: string) => void, now: () => number = Date.now): (level: 'warning' | 'error', message: string) => void {
+  let windowStart = -Infinity;
+  let printed = 0;
+  let dropped = 0;
+  let flushLater: NodeJS.Timeout | undefined;
+  const flush = () => {
+    clearTimeout(flushLater);
+    flushLater = undefined;
+    if (dropped > 0) print('warning', `tool: ${groupDigits(dropped)} more ${dropped === 1 ? 'report was' : 'reports were'} not printed (at most ${REPORTS_PER_SECOND} a second); the host page lists them.`);
+    dropped = 0;
+  };
+  return (level, message) => {
+    const time = now();
+    if (time - windowStart >= 1_000) {
+      flush();
+      windowStart = time;
+      printed = 0;
+    }
+    if (printed < REPORTS_PER_SECOND) {
+      printed++;
+      print(level, message);
+      return;
+    }
+    dropped++;
+    // Said at the window's end even when no report follows; the timer never keeps dev running.
+    flushLater ??= setTimeout(flush, Math.max(0, windowStart + 1_000 - time)).unref();
   };
 }

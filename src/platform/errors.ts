@@ -1,4 +1,5 @@
 import type { BridgeError, BridgeErrorCode, BridgeProblem, BridgeProblemCode } from '../bridge/types.js';
+import { groupDigits } from '../core/format-bytes.js';
 
 /*
  * Every code below is public API: tools, tests and the dev server's UI match on them. Add new
@@ -116,13 +117,17 @@ export interface FixtureProblem {
   message: string;
 }
 
-/** One line per problem, `file:line:column (#pointer): message`, as editors and terminals link them. */
-function formatFixtureProblems(code: FixtureErrorCode, file: string, problems: readonly FixtureProblem[]): string {
+/**
+ * One line per problem, `file:line:column (#pointer): message`, as editors and terminals link them,
+ * and a last line counting the problems not listed.
+ */
+function formatFixtureProblems(code: FixtureErrorCode, file: string, problems: readonly FixtureProblem[], more: number): string {
   const lines = problems.map((p) => {
     const position = p.line === null ? '' : `:${p.line}:${p.column ?? 1}`;
     const pointer = p.pointer === '' ? '' : ` (#${p.pointer})`;
     return `${file}${position}${pointer}: ${p.message}`;
   });
+  if (more > 0) lines.push(`… and ${groupDigits(more)} more ${more === 1 ? 'problem' : 'problems'} (fix these first: they are often the same mistake)`);
   return code === 'FIXTURE_INVALID' ? [`${file} is not a valid fixture file:`, ...lines.map((l) => `  ${l}`)].join('\n') : lines.join('\n');
 }
 
@@ -131,12 +136,16 @@ export class FixtureError extends Error {
   override readonly name = 'FixtureError';
   readonly code: FixtureErrorCode;
   readonly file: string;
+  /** The problems listed: the first ones found, at most MAX_FIXTURE_PROBLEMS. */
   readonly problems: FixtureProblem[];
+  /** How many more problems were found than are listed. */
+  readonly more: number;
 
-  constructor(code: FixtureErrorCode, file: string, problems: FixtureProblem[], options?: ErrorOptions) {
-    super(formatFixtureProblems(code, file, problems), options);
+  constructor(code: FixtureErrorCode, file: string, problems: FixtureProblem[], options?: ErrorOptions & { more?: number }) {
+    super(formatFixtureProblems(code, file, problems, options?.more ?? 0), options);
     this.code = code;
     this.file = file;
     this.problems = problems;
+    this.more = options?.more ?? 0;
   }
 }

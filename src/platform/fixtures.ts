@@ -9,7 +9,7 @@ import type {
   BridgeQuoteDto,
   BridgeTaskTemplateDto,
 } from '../bridge/types.js';
-import { positionFinder, positionOf, readJson, scanJson } from '../core/json/scan-json.js';
+import { pointerToken, positionFinder, positionOf, readJson, scanJson } from '../core/json/scan-json.js';
 import { NotRegularFileError, readRegularFile } from '../core/regular-file.js';
 import { DEFAULT_FIXTURES } from './default-fixtures.js';
 import type { FixtureApiKey } from './rest/keys.js';
@@ -264,9 +264,34 @@ function fixtureValidator(): Promise<FixtureValidator> {
       readFile(new URL('../../schemas/fixtures.schema.json', import.meta.url), 'utf8'),
     ]);
     const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false });
-    return ajv.compile(JSON.parse(schemaText) as object) as FixtureValidator;
+    return ajv.compile(inlineDefinitions(JSON.parse(schemaText) as SchemaNode)) as FixtureValidator;
   })();
   return compiledValidator;
+}
+
+type SchemaNode = { [key: string]: unknown };
+
+/**
+ * The schema with each `{"$ref": "#/definitions/…"}` replaced by the definition itself. Ajv
+ * compiles a reference it cannot inline into a function of its own, and with allErrors it adds
+ * that function's errors to the list gathered so far by copying the list (`concat`), once per
+ * row: a file whose every row is wrong took time in the square of its rows (40,000 rows, two
+ * minutes). Inlined, every error is appended in place. The schema has no recursive definition;
+ * one that refers to itself would be left as a reference.
+ */
+function inlineDefinitions(schema: SchemaNode): SchemaNode {
+  const definitions = (schema['definitions'] ?? {}) as Record<string, unknown>;
+  const inline = (node: unknown, within: readonly string[]): unknown => {
+    if (Array.isArray(node)) return node.map((item) => inline(item, within));
+    if (typeof node !== 'object' || node === null) return node;
+    const ref = (node as SchemaNode)['$ref'];
+    const name = typeof ref === 'string' && ref.startsWith('#/definitions/') ? ref.slice('#/definitions/'.length) : undefined;
+    if (name !== undefined && Object.keys(node).length === 1 && Object.hasOwn(definitions, name) && !within.includes(name)) {
+      return inline(definitions[name], [...within, name]);
+    }
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, key === 'definitions' ? value : inline(value, within)]));
+  };
+  return inline(schema, []) as SchemaNode;
 }
 
 /**
@@ -304,9 +329,30 @@ function describeSchemaError(error: SchemaError): Omit<FixtureProblem, 'line' | 
   return { pointer: error.instancePath, message: error.message ?? `breaks the schema rule "${error.keyword}"` };
 }
 
-/** Adds line and column to problems located by JSON pointer, walking up to the nearest value found. */
+/**
+ * The most problems a FixtureError lists; the rest are counted. A file whose every row is wrong
+ * usually has one mistake made many times, and tens of thousands of lines would bury it.
+ */
+export const MAX_FIXTURE_PROBLEMS = 50;
+
+/**
+ * The FIXTURE_INVALID error for these problems (of `total` found): the first MAX_FIXTURE_PROBLEMS
+ * of them placed in the text, and the number of the others.
+ */
+function invalidFixtures<P>(file: string, text: string, problems: readonly P[], describe: (problem: P) => Omit<FixtureProblem, 'line' | 'column'>, total = problems.length): FixtureError {
+  const listed = problems.slice(0, MAX_FIXTURE_PROBLEMS).map(describe);
+  return new FixtureError('FIXTURE_INVALID', file, locate(text, listed), { more: total - listed.length });
+}
+
+/**
+ * Adds line and column to problems located by JSON pointer, walking up to the nearest value found.
+ * The scan stops once every pointer is placed, so problems near the top of a large file are
+ * placed without reading all of it.
+ */
 function locate(text: string, problems: Omit<FixtureProblem, 'line' | 'column'>[]): FixtureProblem[] {
-  const scan = scanJson(text);
+  // A pointer the text does not have (a key written with escapes) makes the scan run to the end,
+  // and is then walked up.
+  const scan = scanJson(text, { stopOnceFound: new Set(problems.map((problem) => problem.pointer)) });
   const positionOf = positionFinder(text);
   return problems.map((problem) => {
     let pointer = problem.pointer;
@@ -339,12 +385,51 @@ export async function checkFixtures(value: unknown, text: () => string, file: st
   return mergeFixtureFile(await validateFixtureValue(value, text, file), text, file, base);
 }
 
-/** A parsed fixture file checked against schemas/fixtures.schema.json; a FIXTURE_INVALID error lists every problem. */
-export async function validateFixtureValue(value: unknown, text: () => string, file: string): Promise<FixtureFile> {
+/** Rows of one table checked at a time, with `pause` between: a few milliseconds of work. */
+const ROWS_PER_STEP = 1000;
+
+/**
+ * A parsed fixture file checked against schemas/fixtures.schema.json; a FIXTURE_INVALID error lists
+ * the first problems and counts the rest. A long table is checked ROWS_PER_STEP rows at a time
+ * (as a file holding only those rows, its errors renumbered to their place in the table), calling
+ * `pause` between steps: dev passes a turn of the event loop, so that a reload answers requests
+ * meanwhile. The tables' schemas are nothing but `items`, so the steps find what one pass would.
+ */
+export async function validateFixtureValue(value: unknown, text: () => string, file: string, pause: () => Promise<void> = async () => {}): Promise<FixtureFile> {
   const validate = await fixtureValidator();
-  if (validate(value)) return value as FixtureFile;
-  const errors = (validate.errors ?? []).filter((e) => e.keyword !== 'if');
-  throw new FixtureError('FIXTURE_INVALID', file, locate(text(), errors.map(describeSchemaError)));
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    if (validate(value)) return value as FixtureFile;
+    throw invalidFixtures(file, text(), validate.errors ?? [], describeSchemaError, validate.errors?.length ?? 0);
+  }
+  const record = value as Record<string, unknown>;
+  const long = Object.keys(record).filter((key) => Array.isArray(record[key]) && (record[key] as unknown[]).length > ROWS_PER_STEP);
+  // The first errors are kept, the others only counted.
+  const errors: SchemaError[] = [];
+  let total = 0;
+  const keep = (found: readonly SchemaError[] | null | undefined, renumber = (error: SchemaError) => error) => {
+    for (const error of found ?? []) {
+      if (error.keyword === 'if') continue;
+      if (++total <= MAX_FIXTURE_PROBLEMS) errors.push(renumber(error));
+    }
+  };
+  // The file with its long tables empty, built key by key so that a member named __proto__ stays data.
+  const rest: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) Object.defineProperty(rest, key, { value: long.includes(key) ? [] : record[key], enumerable: true, writable: true, configurable: true });
+  if (!validate(rest)) keep(validate.errors);
+  for (const key of long) {
+    const rows = record[key] as unknown[];
+    const prefix = `/${pointerToken(key)}/`;
+    for (let start = 0; start < rows.length; start += ROWS_PER_STEP) {
+      await pause();
+      if (validate({ [key]: rows.slice(start, start + ROWS_PER_STEP) })) continue;
+      keep(validate.errors, (error) => {
+        const index = error.instancePath.slice(prefix.length).split('/', 1)[0]!;
+        return { ...error, instancePath: `${prefix}${Number(index) + start}${error.instancePath.slice(prefix.length + index.length)}` };
+      });
+    }
+  }
+  if (total === 0) return value as FixtureFile;
+  throw invalidFixtures(file, text(), errors, describeSchemaError, total);
 }
 
 /**
@@ -354,7 +439,7 @@ export async function validateFixtureValue(value: unknown, text: () => string, f
 export function mergeFixtureFile(fixtureFile: FixtureFile, text: () => string, file: string, base: Fixtures = DEFAULT_FIXTURES): Fixtures {
   const merged = applyFixtureFile(fixtureFile, base);
   const problems = findReferenceProblems(fixtureFile, merged);
-  if (problems.length > 0) throw new FixtureError('FIXTURE_INVALID', file, locate(text(), problems));
+  if (problems.length > 0) throw invalidFixtures(file, text(), problems, (problem) => problem);
   return merged;
 }
 

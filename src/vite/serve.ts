@@ -28,17 +28,23 @@ export function servePlugin(options: PipelinePluginOptions): Plugin {
   let host: Promise<DevServer> | undefined;
   // 128 random bits, as dev's own tool origin uses: see allowTheSandbox.
   const base = `/t/${randomBytes(16).toString('base64url')}/`;
+  // The host page's origins, once it listens: the only pages Vite's CORS lets read what it serves.
+  let hostOrigins = new Set<string>();
+  const fromHostPage = (origin: string | undefined, callback: (error: Error | null, allow?: boolean) => void) => callback(null, origin !== undefined && hostOrigins.has(origin));
   return {
     name: 'pipeline-tool:serve',
     // Not for `vite preview`, which serves a build, nor under vitest (its own mode, "test"), which has no page to frame.
     apply: (_config, env) => env.command === 'serve' && env.isPreview !== true && !(env.mode === 'test' && process.env['VITEST'] !== undefined),
     // A tool's build has a relative base, which Vite serves at "/"; here it is the secret path.
     // In middleware mode the app is mounted in the author's own server, whose paths stay theirs.
-    config: (user) => (user.server?.middlewareMode ? {} : { base }),
+    // Vite's default CORS lets a page on any localhost port read what it serves, the random base
+    // path included, and then the sources: only the host page may (an explicit server.cors wins).
+    config: (user) => (user.server?.middlewareMode ? {} : { base, ...(user.server?.cors === undefined ? { server: { cors: { origin: fromHostPage } } } : {}) }),
     configureServer(server) {
       if (server.httpServer !== null) allowTheSandbox(server, base);
       host = startHostWith(server, options);
       if (host === undefined) return;
+      host.then((started) => (hostOrigins = new Set([started.url, ...started.networkUrls].map((url) => new URL(url).origin))), () => {});
       printHostAddress(server, host);
     },
     // window.pipeline for the app: the emulated host's SDK, before the app's own scripts.

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { goodEntries, goodFiles, goodManifest, tempDir, writeFolder, writeZip } from '../helpers/bundles.js';
@@ -171,6 +171,18 @@ describe('validate with several bundles', () => {
     const single = tempDir();
     cpSync(path.join(release, 'my-tool-1.0.0.zip'), path.join(single, 'only.zip'));
     expect(JSON.parse(runCli(['validate', single, '--format', 'json']).stdout)).toMatchObject({ ok: true, bundles: [{ kind: 'zip' }] });
+  });
+
+  it('checks a bundle named twice, by any path or link, once, and counts it as one', () => {
+    const cwd = tempDir();
+    const name = 'tool';
+    cpSync(warningFolder(), path.join(cwd, name), { recursive: true });
+    symlinkSync(path.join(cwd, name), path.join(cwd, 'link'));
+    const result = runCli(['validate', name, `./${name}/`, 'link'], { cwd });
+    expect(result.stdout.match(/^⚠ .+: /gmu)).toHaveLength(2);
+    expect(result.stdout.trimEnd().split('\n').at(-1)).toBe('⚠ 1 bundle: 1 problem (0 errors, 1 warning)');
+    const github = runCli(['validate', name, name, '--format', 'github'], { cwd });
+    expect(github.stdout.trimEnd().split('\n').at(-1)).toBe('1 bundle: 1 problem (0 errors, 1 warning)');
   });
 
   it('stops before checking anything when a path does not exist', () => {

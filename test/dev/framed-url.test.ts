@@ -120,6 +120,20 @@ describe('startDevServer with a url', () => {
     expect((failure as DevServerError).code).toBe('INVALID_OPTION');
   });
 
+  it('warns in one line when the framed address is not on this machine, and only then', async () => {
+    const warnings = async (url: string) => {
+      const logged: string[] = [];
+      const server = await startTestServer({ root: tempDir(), url, onLog: (level, message) => level === 'warning' && logged.push(message) });
+      await server.close();
+      return logged;
+    };
+    expect(await warnings('https://tool.example.com/app/')).toEqual([
+      '--url https://tool.example.com is not on this machine: the page it serves gets window.pipeline (the fixture data and stored settings), and dev asks that server for its scripts to place errors. Frame a dev server you run here.',
+    ]);
+    expect(await warnings('http://192.0.2.7:5173/')).toHaveLength(1);
+    for (const url of ['http://localhost:5173/', 'http://127.0.0.1:5173/', 'http://[::1]:5173/', 'http://app.localhost:5173/']) expect(await warnings(url), url).toEqual([]);
+  });
+
   it('reports a framed page\u2019s files relative to its folder, without the query or the folder\u2019s address', () => {
     const base = 'http://localhost:5173/t/SECRET/';
     expect(readToolReport({ kind: 'error', message: `Failed to fetch ${base}src/x.ts`, file: `${base}src/App.tsx?t=123`, line: 3, column: 9 }, 'tok', base)).toEqual({

@@ -1,8 +1,9 @@
-import { writeFileSync } from 'node:fs';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { DevServer } from '../../src/dev/server.js';
-import { describeToolProblem, readToolReport } from '../../src/dev/tool-problems.js';
+import { createReportLimiter, describeToolProblem, readToolReport, REPORTS_PER_SECOND } from '../../src/dev/tool-problems.js';
+import { tempDir } from '../helpers/bundles.js';
 import { callBridge, postFromHostPage, QUOTING_MANIFEST, readState, sendRequest, SETTLE_MS, startTestServer, waitFor, writeTool } from './helpers.js';
 
 /*
@@ -34,6 +35,19 @@ describe("the tool's missing files", () => {
       ['error', 'tool: file not found (404) at lib/x.js: The tool asked for lib/x.js, which is not in the folder. There is no folder lib/.'],
     ]);
     expect(JSON.stringify(logged)).not.toContain(new URL(server.toolUrl).pathname.split('/')[2]);
+  });
+
+  it('a link out of the tool folder, or to nothing, is said to be one, never "did you mean" its own name', async () => {
+    const root = writeTool(undefined, { 'vendor.jss': '1;' });
+    const outside = path.join(tempDir(), 'secret.js');
+    writeFileSync(outside, '1;');
+    symlinkSync(outside, path.join(root, 'vendor.js'));
+    symlinkSync(path.join(root, 'gone.js'), path.join(root, 'dangling.js'));
+    const { server } = await startLogged(root);
+    const out = await toolFile(server, 'vendor.js');
+    expect(out.status).toBe(404);
+    expect(out.body).toBe('The tool asked for vendor.js, a link that leads out of the tool folder; only files inside it are served. Copy the file into the folder.');
+    expect((await toolFile(server, 'dangling.js')).body).toBe('The tool asked for dangling.js, a link to a file that does not exist.');
   });
 
   it('an entry page that is not there: the frame, the page and the terminal say what the manifest names and what is there', async () => {
@@ -135,5 +149,37 @@ describe("the frame's reports", () => {
     expect(describeToolProblem({ kind: 'rejection', message: 'Unhandled promise rejection: Error: no', file: 'app.js', line: 2, column: null })).toBe(
       'tool: unhandled rejection at app.js:2: Unhandled promise rejection: Error: no',
     );
+  });
+});
+
+describe("the tool's reports in the terminal", () => {
+  it('prints at most 20 a second, then says how many were not printed', () => {
+    // The clock is the test's; the timer that says the count at a window's end fires only when told.
+    vi.useFakeTimers();
+    let time = 0;
+    const printed: [string, string][] = [];
+    const report = createReportLimiter((level, message) => printed.push([level, message]), () => time);
+    for (let n = 0; n < 20_000; n++) report('error', `tool: uncaught error ${n}`);
+    expect(printed).toHaveLength(REPORTS_PER_SECOND);
+    time = 1_000;
+    report('error', 'tool: uncaught error later');
+    expect(printed.slice(REPORTS_PER_SECOND)).toEqual([
+      ['warning', 'tool: 19,980 more reports were not printed (at most 20 a second); the host page lists them.'],
+      ['error', 'tool: uncaught error later'],
+    ]);
+    time = 1_500;
+    for (let n = 0; n < 30; n++) report('error', 'again');
+    time = 2_000;
+    report('warning', 'next');
+    expect(printed.slice(-2)).toEqual([
+      ['warning', 'tool: 11 more reports were not printed (at most 20 a second); the host page lists them.'],
+      ['warning', 'next'],
+    ]);
+    // With no report after a burst, the count is still said once the second is over.
+    time = 2_100;
+    for (let n = 0; n < 25; n++) report('error', 'burst');
+    vi.advanceTimersByTime(1_000);
+    expect(printed.at(-1)).toEqual(['warning', 'tool: 6 more reports were not printed (at most 20 a second); the host page lists them.']);
+    vi.useRealTimers();
   });
 });

@@ -13,7 +13,9 @@ export interface WorkflowCommand {
 const unescapeData = (text: string) => text.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%');
 const unescapeProperty = (text: string) => unescapeData(text.replace(/%3A/g, ':').replace(/%2C/g, ','));
 
-export function readWorkflowCommand(line: string): WorkflowCommand | undefined {
+export function readWorkflowCommand(raw: string): WorkflowCommand | undefined {
+  // The runner trims leading white space first (.NET's, which counts U+0085 too).
+  const line = raw.replace(/^[\s\u0085]+/u, '');
   if (!line.startsWith('::')) return undefined;
   const end = line.indexOf('::', 2);
   if (end === -1) return undefined;
@@ -28,6 +30,14 @@ export function readWorkflowCommand(line: string): WorkflowCommand | undefined {
     }
   }
   return { command, properties, message: unescapeData(line.slice(end + 2)) };
+}
+
+/**
+ * Whether the runner would take a line as a command of either form: the `::` form after trimming,
+ * or the older `##[name …]` form anywhere in the line.
+ */
+export function readsAsCommand(line: string): boolean {
+  return readWorkflowCommand(line) !== undefined || line.includes('##[');
 }
 
 /** Every workflow command in some output, in order. */

@@ -73,5 +73,12 @@ describe('checkAnswers', () => {
   it('refuses line breaks and control characters, once per field', () => {
     expect(codes(checkAnswers({ ...good, name: 'Kitchen\nEstimator' }))).toEqual(['name:not-one-line']);
     expect(codes(checkAnswers({ ...good, description: 'Prices\tkitchens.' }))).toEqual(['description:not-one-line']);
+    expect(codes(checkAnswers({ ...good, description: 'Prices\u2028kitchens.' }))).toEqual(['description:not-one-line']);
+  });
+
+  it('refuses bidirectional overrides and invisible characters, as validate does', () => {
+    expect(checkAnswers({ ...good, name: 'Kitchen \u202Eetamitse' })).toEqual([{ field: 'name', code: 'hidden-character', data: { codePoint: 'U+202E' } }]);
+    expect(codes(checkAnswers({ ...good, shortName: 'Kit\u200Bchen' }))).toEqual(['shortName:hidden-character']);
+    expect(codes(checkAnswers({ ...good, name: 'Kitchen \u{1F469}\u200D\u{1F373}' }))).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotRegularFileError } from '../../src/core/regular-file.js';
+import { MAX_FIXTURE_PROBLEMS } from '../../src/platform/fixtures.js';
 import { createTestHost } from '../../src/testing/index.js';
 import {
   API_ENDPOINTS,
@@ -15,8 +16,15 @@ import {
   parseFixtures,
   resolveApiKeys,
   scanJson,
+  validateFixtureValue,
   type FixtureErrorCode,
 } from '../../src/platform/index.js';
+
+/** Line and column of the first occurrence of `needle` in `text`. */
+function positionOfText(text: string, needle: string): { line: number; column: number } {
+  const before = text.slice(0, text.indexOf(needle));
+  return { line: before.split('\n').length, column: before.length - before.lastIndexOf('\n') };
+}
 
 const PRODUCT = { id: '2a000000-0000-4000-8000-000000000001', sku: 'OVEN-600', name: 'Wall oven 600 mm', price: 1899, unit: 'T_ITEM' };
 
@@ -477,6 +485,54 @@ describe('a catalogue of 100,000 rows', () => {
   });
 });
 
+describe('a fixture file full of errors', () => {
+  const badRow = (n: number) => ({ id: `not-a-guid-${n}`, sku: `S${n}`, name: 'x', price: 'free', unit: 'T_ITEM' });
+
+  // Every row wrong: collecting the errors used to take time in the square of the rows (40,000
+  // rows, two minutes) and listed all 80,000. npm run bench times it (fixtures-errors-40k).
+  it('lists the first problems, in order, and counts the rest', async () => {
+    const file = { products: Array.from({ length: 40_000 }, (_, n) => badRow(n)) };
+    const error = await fixtureErrorOf(JSON.stringify(file, null, 1), 'FIXTURE_INVALID');
+    expect(error.problems).toHaveLength(MAX_FIXTURE_PROBLEMS);
+    expect(error.more).toBe(80_000 - MAX_FIXTURE_PROBLEMS);
+    expect(error.problems.slice(0, 2).map((problem) => [problem.pointer, problem.line])).toEqual([
+      ['/products/0/id', 4],
+      ['/products/0/price', 7],
+    ]);
+    const lines = error.message.split('\n');
+    expect(lines).toHaveLength(1 + MAX_FIXTURE_PROBLEMS + 1);
+    expect(lines.at(-1)).toBe('  … and 79,950 more problems (fix these first: they are often the same mistake)');
+  });
+
+  it('numbers the rows of a long table as they are in the file, however it is checked', async () => {
+    const rows: object[] = Array.from({ length: 4_000 }, (_, n) => ({ ...PRODUCT, id: `2a000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}` }));
+    rows[1_500] = { ...rows[1_500], price: -1 };
+    rows[3_999] = { ...rows[3_999], extra: 1 };
+    const text = JSON.stringify({ products: rows }, null, 2);
+    const error = await fixtureErrorOf(text, 'FIXTURE_INVALID');
+    expect(locations(error)).toEqual([
+      ['/products/1500/price', positionOfText(text, '"price": -1').line, 7],
+      ['/products/3999/extra', positionOfText(text, '"extra"').line, 7],
+    ]);
+    expect(error.more).toBe(0);
+  });
+
+  it('pauses between steps of rows, so that dev answers requests while it checks', async () => {
+    let pauses = 0;
+    const value = { products: Array.from({ length: 5_500 }, (_, n) => badRow(n)) };
+    const error = await validateFixtureValue(value, () => JSON.stringify(value), 'f.json', async () => void pauses++).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FixtureError);
+    expect(pauses).toBe(6);
+  });
+
+  it('bounds the problems the schema cannot see too', async () => {
+    const rows = Array.from({ length: 3_000 }, () => PRODUCT);
+    const error = await fixtureErrorOf(JSON.stringify({ products: rows }), 'FIXTURE_INVALID');
+    expect(error.problems).toHaveLength(MAX_FIXTURE_PROBLEMS);
+    expect(error.more).toBe(2_999 - MAX_FIXTURE_PROBLEMS);
+  });
+});
+
 describe('scanJson', () => {
   it('records where each value starts, members at their key', () => {
     const text = '{"a": [1, {"b~/c": true}], "d": null}';
@@ -484,6 +540,18 @@ describe('scanJson', () => {
     expect(scan.ok).toBe(true);
     if (!scan.ok) return;
     expect(Object.fromEntries(scan.offsets)).toEqual({ '': 0, '/a': 1, '/a/0': 7, '/a/1': 10, '/a/1/b~0~1c': 11, '/d': 27 });
+  });
+
+  it('stops once every pointer asked for is placed, members still at their key', () => {
+    const text = '{"a": [1, {"b": true}], "d": null}';
+    const scan = scanJson(text, { stopOnceFound: new Set(['/a/1/b', '/a/0']) });
+    expect(scan).toMatchObject({ ok: true, stopped: true });
+    if (!scan.ok) return;
+    expect(scan.offsets.get('/a/1/b')).toBe(11);
+    expect(scan.offsets.has('/d')).toBe(false);
+    // A pointer the text does not have: the scan runs to the end.
+    expect(scanJson(text, { stopOnceFound: new Set(['/a/1/b', '/x']) })).toMatchObject({ ok: true, offsets: expect.any(Map) });
+    expect(scanJson(text, { stopOnceFound: new Set(['/x']) })).not.toHaveProperty('stopped');
   });
 
   it('agrees with JSON.parse on what is valid', () => {

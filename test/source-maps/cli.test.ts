@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/bundles.js';
@@ -93,5 +93,22 @@ describe('validate of a built folder', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     expect(jsonOf(result.stdout).problems[0]).toMatchObject({ file: 'assets/index.js', line: 1 });
+  });
+});
+
+describe('a map that is not used', () => {
+  it('is named in a note in text, github and json output, and the finding stays in the built file', () => {
+    const app = buildApp();
+    const mapFile = path.join(app.dist, 'assets', 'index.js.map');
+    const map = JSON.parse(readFileSync(mapFile, 'utf8')) as { mappings: string };
+    writeFileSync(mapFile, JSON.stringify({ ...map, mappings: `${map.mappings}g` }));
+    const text = runCli(['validate', 'dist'], { cwd: app.project });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^note: assets\/index\.js: its source map is not used: its mappings cut a number short at character \d+$/m);
+    expect(text.stdout).toMatch(/^assets\/index\.js$/m);
+    const github = runCli(['validate', 'dist', '--format', 'github'], { cwd: app.project });
+    expect(github.stdout).toMatch(/^note: assets\/index\.js: its source map is not used/m);
+    const json = JSON.parse(runCli(['validate', 'dist', '--format', 'json'], { cwd: app.project }).stdout) as { mapNotes?: unknown };
+    expect(json.mapNotes).toEqual([{ file: 'assets/index.js', reason: 'mappings', message: expect.stringMatching(/^its source map is not used/) }]);
   });
 });

@@ -120,7 +120,6 @@ describe('a map that cannot be trusted leaves the finding where it is', () => {
     ['not JSON', () => '{ "version": 3, "sources": ['],
     ['JSON but not a map', () => '[1, 2, 3]'],
     ['another version', (map: Record<string, unknown>) => ({ ...map, version: 2 })],
-    ['mappings that are not VLQ', (map: Record<string, unknown>) => ({ ...map, mappings: '!!!!;;@@@@' })],
     ['sources that are not strings', (map: Record<string, unknown>) => ({ ...map, sources: [null, 7, {}] })],
     ['nested a hundred thousand levels deep', () => `${'['.repeat(100_000)}${']'.repeat(100_000)}`],
     ['an empty file', () => ''],
@@ -128,6 +127,39 @@ describe('a map that cannot be trusted leaves the finding where it is', () => {
     const app = buildApp();
     editMap(app, change);
     expectUnplaced(await validate(app), app);
+  });
+
+  it('claims in sourcesContent a disable comment the real file does not have: the finding stays', async () => {
+    const app = buildApp();
+    const claimed = APP_TSX.replace('  const saved = localStorage', '  // pipeline-tool-disable-next-line browser-storage\n  const saved = localStorage');
+    editMap(app, (map) => ({ ...map, sourcesContent: (map['sources'] as string[]).map((source) => (source.endsWith('App.tsx') ? claimed : null)) }));
+    expectPlaced(await validate(app), app);
+  });
+
+  it('points past the end of the real file, or past the end of its line, whatever sourcesContent claims', async () => {
+    // The map still says line 10 and holds the whole text in sourcesContent.
+    const shorter = buildApp();
+    writeFileSync(path.join(shorter.project, 'src', 'App.tsx'), "import { greet } from './greet';\nexport {};\n");
+    expectUnplaced(await validate(shorter), shorter);
+
+    const shortLine = buildApp();
+    writeFileSync(path.join(shortLine.project, 'src', 'App.tsx'), APP_TSX.replace("  const saved = localStorage.getItem('name') ?? 'world';", '  x;'));
+    expectUnplaced(await validate(shortLine), shortLine);
+  });
+
+  it.each([
+    ['a number cut short', (mappings: string) => `${mappings}g`, /cut a number short/],
+    ['a segment of two numbers', (mappings: string) => `AA,${mappings}`, /a segment of 2 numbers before character 3; a segment has 1, 4 or 5/],
+    ['a number of seven digits', (mappings: string) => `ggggggA,${mappings}`, /more than 6 digits at character 7/],
+    ['more lines than the file', (mappings: string) => `${mappings}${';'.repeat(100_000)}`, /more lines than the 3 the file has/],
+    ['a character that is no base64 digit', (mappings: string) => `${mappings}!`, /"!" at character \d+, which is not a base64 digit/],
+  ])('has mappings with %s: the map is not used, and a note says why', async (_name, change, why) => {
+    const app = buildApp();
+    editMap(app, (map) => ({ ...map, mappings: change(map['mappings'] as string) }));
+    const report = await validate(app);
+    expectUnplaced(report, app);
+    expect(report.mapNotes).toEqual([{ file: 'assets/index.js', reason: 'mappings', message: expect.stringMatching(why) }]);
+    expect(report.mapNotes![0]!.message).toMatch(/^its source map is not used: its mappings /);
   });
 
   it('points outside the project: a relative source that climbs out, an absolute path, a file: URL, another scheme', async () => {

@@ -80,6 +80,14 @@ export const ruleCases: Record<string, RuleCase> = {
     good: withManifest(goodManifest),
     data: { reason: 'too-long' },
   },
+  'manifest-control-character': {
+    message: '"name" contains the bidirectional override character U+202E, which can make the listing show something else than it holds. Remove it.',
+    // Shown as "Kitchen Estimator (fdp.exe)": the override reverses what follows it.
+    bad: withManifest({ ...goodManifest, name: 'Kitchen Estimator (\u202Eexe.pdf)' }),
+    // A family emoji is joined by U+200D, and a Persian name needs U+200C: both are ordinary text.
+    good: withManifest({ ...goodManifest, name: 'Kitchen \u{1F468}\u200D\u{1F469}\u200D\u{1F467} \u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645' }),
+    data: { field: 'name', codePoint: 'U+202E', kind: 'bidi' },
+  },
   'manifest-unknown-field': {
     message: '"shortname" is not a manifest field; did you mean "shortName"?',
     bad: withManifest({ ...goodManifest, shortname: 'K' }),

@@ -77,6 +77,40 @@ describe('manifest-entry-location', () => {
   });
 });
 
+describe('manifest-control-character', () => {
+  it('finds a control, a bidirectional and an invisible character in each shown field', async () => {
+    const manifest = { ...goodManifest, name: 'Kitchen\u2066 Estimator', shortName: 'Kit\u200Bchen', description: 'Estimates kitchens.\u001b[2J' };
+    const hits = await findings(withManifest(manifest), 'manifest-control-character');
+    expect(hits.map((hit) => hit.data)).toEqual([
+      { field: 'name', codePoint: 'U+2066', kind: 'bidi' },
+      { field: 'shortName', codePoint: 'U+200B', kind: 'invisible' },
+      { field: 'description', codePoint: 'U+001B', kind: 'control' },
+    ]);
+    expect(hits[1]!.message).toBe('"shortName" contains the invisible character U+200B, which can make the listing show something else than it holds. Remove it.');
+    expect(hits[2]!.message).toMatch(/^"description" contains the control character U\+001B/);
+  });
+
+  it.each([
+    ['a new line', 'Estimates kitchens.\nAnd more.'],
+    ['DEL', 'Estimates\u007f kitchens.'],
+    ['a C1 control', 'Estimates\u0085 kitchens.'],
+    ['a line separator', 'Estimates\u2028kitchens.'],
+    ['a right-to-left override', 'Estimates \u202Ekitchens.'],
+    ['a pop isolate', 'Estimates \u2069kitchens.'],
+    ['a word joiner', 'Estimates\u2060 kitchens.'],
+    ['a byte-order mark', 'Estimates kitchens.\ufeff'],
+    ['a Hangul filler', 'Estimates \u3164kitchens.'],
+  ])('finds %s', async (_what, description) => {
+    expect(await findings(withManifest({ ...goodManifest, description }), 'manifest-control-character')).toHaveLength(1);
+  });
+
+  it('leaves alone the marks and joiners that ordinary names need, and fields that are not shown', async () => {
+    const name = '\u05DE\u05D8\u05D1\u05D7 (Beta)\u200F \u{1F469}\u200D\u{1F373}';
+    expect(await findings(withManifest({ ...goodManifest, name }), 'manifest-control-character')).toEqual([]);
+    expect(await findings(withManifest({ ...goodManifest, notes: 'a\u202Eb' }), 'manifest-control-character')).toEqual([]);
+  });
+});
+
 describe('manifest-short-name', () => {
   it('says when the short name is longer than the name', async () => {
     const hits = await findings(withManifest({ ...goodManifest, name: 'Kit', shortName: 'Kitchen' }), 'manifest-short-name');

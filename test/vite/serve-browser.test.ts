@@ -253,6 +253,7 @@ describe.skipIf(!hasChromium)('pipeline-tool/vite with a Vue app, in Chromium', 
 describe('what pipeline-tool/vite lets the opaque origin read', () => {
   let server: ViteDevServer;
   let base: URL;
+  let hostUrl: string;
   beforeAll(async () => {
     const served = await serve(
       {
@@ -263,6 +264,7 @@ describe('what pipeline-tool/vite lets the opaque origin read', () => {
       [],
     );
     server = served.server;
+    hostUrl = served.hostUrl;
     base = new URL(server.resolvedUrls?.local[0] ?? '');
   }, 60_000);
   afterAll(async () => {
@@ -292,5 +294,14 @@ describe('what pipeline-tool/vite lets the opaque origin read', () => {
     }
     // Another site's page gets nothing it may read.
     expect((await get(`${base.pathname}src/main.ts`, 'https://evil.example')).headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it("lets the host page's origin read, and no page on another localhost port (Vite's default would)", async () => {
+    const hostOrigin = new URL(hostUrl).origin;
+    expect((await get(`${base.pathname}src/main.ts`, hostOrigin)).headers['access-control-allow-origin']).toBe(hostOrigin);
+    for (const origin of ['http://localhost:5999', 'http://127.0.0.1:3000', `http://localhost:${base.port}`]) {
+      expect((await get(`${base.pathname}src/main.ts`, origin)).headers['access-control-allow-origin'], origin).toBeUndefined();
+      expect((await get('/', origin)).headers['access-control-allow-origin'], origin).toBeUndefined();
+    }
   });
 });

@@ -15,8 +15,23 @@ const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace
 export function formatGithub(report: Report, options: FormatOptions): string {
   const root = repositoryBase(report, options);
   const lines = visibleProblems(report, options).map((problem) => annotation(report, problem, options.cwd, root));
-  lines.push(summaryLine(report, options));
+  if (!options.quiet) for (const note of report.mapNotes ?? []) lines.push(plainText(showName(`note: ${note.file}: ${note.message}`)));
+  lines.push(plainText(summaryLine(report, options)));
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Text printed among annotations that must stay text. The runner reads any line that starts with
+ * `::` once leading white space is trimmed as a command (and `##[` anywhere in a line as the older
+ * form), so a bundle named `::stop-commands::x` at the start of a summary line would silence every
+ * annotation after it. Such a start has its first character escaped, as showName escapes. (.NET's
+ * TrimStart also trims U+0085, which JavaScript's \s leaves out.)
+ */
+export function plainText(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => line.replace(/^([\s\u0085]*)::/u, '$1\\x3a:').replace(/##\[/g, '##\\x5b'))
+    .join('\n');
 }
 
 function annotation(report: Report, problem: Problem, cwd: string, base: string): string {

@@ -30,6 +30,7 @@ export function jsonReport(report: Report, options: FormatOptions): object {
       ...(p.library ? { library: true } : {}),
     })),
     ...(report.excluded ? { excluded: report.excluded } : {}),
+    ...(report.mapNotes ? { mapNotes: report.mapNotes } : {}),
     // What the `file` of a problem with `built` is relative to, from the working folder.
     ...(report.sourceRoot !== undefined ? { sourceRoot: slashPath(options.cwd, path.resolve(options.cwd, report.sourceRoot)) } : {}),
   };

@@ -21,7 +21,8 @@ export function visibleProblems(report: Report, options: FormatOptions) {
   return options.quiet ? report.problems.filter((p) => p.severity === 'error') : report.problems;
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+/** "1 bundle", "2 bundles". */
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** "2 problems (1 error, 1 warning)", or "no problems". */
 export function countsPhrase(counts: Pick<Report, 'errorCount' | 'warningCount'>): string {

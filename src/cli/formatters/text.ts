@@ -37,6 +37,11 @@ export function formatText(report: Report, options: FormatOptions): string {
     }
     out.push('');
   }
+  if (report.mapNotes && !options.quiet) {
+    // Why a finding in a built file was not placed at its source, though the file has a map.
+    for (const note of report.mapNotes) out.push(chalk.dim(`note: ${showName(note.file)}: ${showName(note.message)}`));
+    out.push('');
+  }
   if (report.excluded && report.excluded.length > 0 && !options.quiet) {
     // What pack would leave out: not problems, but an author should see what will not ship.
     out.push(chalk.dim(`Left out of the bundle, as pack leaves them out (${report.excluded.length}):`));

@@ -1,5 +1,6 @@
 import type { BundleSource } from '../bundle/source.js';
 import { parseManifest } from '../manifest/read-manifest.js';
+import manifestControlCharacter from '../rules/manifest-control-character.js';
 import manifestDescription from '../rules/manifest-description.js';
 import manifestEmptyField from '../rules/manifest-empty-field.js';
 import manifestShortName, { SHORT_NAME_ADVISED_LENGTH } from '../rules/manifest-short-name.js';
@@ -113,6 +114,7 @@ export function normaliseAnswers<T extends Partial<Record<AnswerField, string>>>
 export type AnswerProblemCode =
   | 'empty'
   | 'not-one-line'
+  | 'hidden-character'
   | 'unknown-type'
   | 'not-semver'
   | 'too-long'
@@ -161,6 +163,12 @@ export function checkAnswers(answers: Partial<Record<AnswerField, string>>): Ans
   for (const hit of manifestToolType.check(context)) problems.push({ field: 'type', code: 'unknown-type', data: { ...hit.data } });
   for (const hit of manifestVersion.check(context)) problems.push({ field: 'version', code: 'not-semver', data: { ...hit.data } });
   for (const hit of manifestDescription.check(context)) problems.push({ field: 'description', code: 'several-sentences', data: { ...hit.data } });
+  for (const hit of manifestControlCharacter.check(context)) {
+    // Controls are the line complaint above (which \p{Cc} catches).
+    if (hit.data.kind !== 'control' || !hasLineProblem(problems, hit.data.field as AnswerField)) {
+      problems.push({ field: hit.data.field as AnswerField, code: hit.data.kind === 'control' ? 'not-one-line' : 'hidden-character', data: { codePoint: hit.data.codePoint } });
+    }
+  }
   for (const hit of manifestShortName.check(context)) {
     const { reason, ...data } = hit.data;
     problems.push({ field: 'shortName', code: reason === 'too-long' ? 'too-long' : 'longer-than-name', data });
@@ -190,6 +198,8 @@ export function describeAnswerProblem(problem: AnswerProblem): string {
       return `${label} is empty; give it a value.`;
     case 'not-one-line':
       return `${label} must be a single line of text, without line breaks or control characters.`;
+    case 'hidden-character':
+      return `${label} contains the invisible or reordering character ${String(data['codePoint'])}, which can make the listing show something else; remove it.`;
     case 'unknown-type':
       return `the type must be standalone or quoting_extension, not "${String(data['value'])}"${data['suggestion'] ? ` (did you mean ${String(data['suggestion'])}?)` : ''}.`;
     case 'not-semver':

@@ -7,7 +7,8 @@
  */
 
 export type JsonScan =
-  | { ok: true; offsets: Map<string, number>; duplicates: { pointer: string; offset: number }[] }
+  /** `stopped`: the scan ended early, once every pointer it was asked for had been found. */
+  | { ok: true; offsets: Map<string, number>; duplicates: { pointer: string; offset: number }[]; stopped?: true }
   /** `tooDeep`: the text may be valid JSON, but nests deeper than MAX_JSON_DEPTH. */
   | { ok: false; offset: number; message: string; tooDeep?: true };
 
@@ -62,10 +63,24 @@ export function positionOf(text: string, offset: number): { line: number; column
   return positionFinder(text)(offset);
 }
 
-export function scanJson(text: string): JsonScan {
+/** Thrown inside the scan to end it once every wanted pointer is placed. */
+const ALL_FOUND = Symbol('all found');
+
+/**
+ * Scans a JSON text. With `stopOnceFound`, for a text already known to be valid: the scan ends as
+ * soon as every pointer of the set has its offset, so placing a few problems near the start of a
+ * large file does not scan all of it.
+ */
+export function scanJson(text: string, { stopOnceFound }: { stopOnceFound?: ReadonlySet<string> } = {}): JsonScan {
   const offsets = new Map<string, number>();
   const duplicates: { pointer: string; offset: number }[] = [];
   let i = 0;
+  const found = new Set<string>();
+  const placed = (pointer: string) => {
+    if (stopOnceFound === undefined || !stopOnceFound.has(pointer)) return;
+    found.add(pointer);
+    if (found.size === stopOnceFound.size) throw ALL_FOUND;
+  };
 
   const fail = (message: string, at = i): never => {
     throw new JsonSyntaxError(message, at);
@@ -105,12 +120,14 @@ export function scanJson(text: string): JsonScan {
     return fail('a string is not closed', start);
   };
 
-  const readValue = (pointer: string, depth: number): void => {
+  /** `isMember`: the value of an object's member, whose place is its key's, set by the caller. */
+  const readValue = (pointer: string, depth: number, isMember = false): void => {
     skipWhitespace();
     const c = text[i];
     // `depth` objects and arrays enclose this value; one more would pass the limit.
     if ((c === '{' || c === '[') && depth >= MAX_JSON_DEPTH) throw new JsonSyntaxError(TOO_DEEP_MESSAGE, i, true);
     offsets.set(pointer, i);
+    if (!isMember) placed(pointer);
     if (c === '{') {
       i++;
       skipWhitespace();
@@ -136,10 +153,11 @@ export function scanJson(text: string): JsonScan {
         skipWhitespace();
         if (text[i] !== ':') fail(`expected ":" after the property name, found ${describeHere()}`);
         i++;
-        readValue(member, depth + 1);
+        readValue(member, depth + 1, true);
         // Problems about a member read best at its key ("price": -1), not at its value; a
         // repeated key keeps the place of its first occurrence.
         offsets.set(member, repeated && first !== undefined ? first : keyOffset);
+        placed(member);
         skipWhitespace();
         if (text[i] === ',') {
           comma = i++;
@@ -195,6 +213,7 @@ export function scanJson(text: string): JsonScan {
     if (i < text.length) fail(`unexpected ${describeHere()} after the end of the JSON value`);
     return { ok: true, offsets, duplicates };
   } catch (error) {
+    if (error === ALL_FOUND) return { ok: true, offsets, duplicates, stopped: true };
     if (error instanceof JsonSyntaxError) return { ok: false, offset: error.offset, message: error.message, ...(error.tooDeep ? { tooDeep: true as const } : {}) };
     throw error;
   }

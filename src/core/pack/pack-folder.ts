@@ -110,7 +110,7 @@ export async function packFolder(folder: string, options: PackOptions = {}): Pro
   await requireFolder(root, folder);
   await requireManifestHere(root, folder);
   // The zip is checked too, but its findings are about the folder's files, mapped by their maps.
-  const sourceMaps = { root: path.resolve(cwd, options.sourceRoot ?? '.'), folder: root };
+  const sourceMaps = { root: path.resolve(cwd, options.sourceRoot ?? '.'), folder: root, ...(options.signal ? { signal: options.signal } : {}) };
 
   onProgress?.({ step: 'select' });
   const shipment = await planShipment(root, {

@@ -14,6 +14,7 @@ import manifestToolType from './manifest-tool-type.js';
 import manifestVersion from './manifest-version.js';
 import manifestDescription from './manifest-description.js';
 import manifestShortName from './manifest-short-name.js';
+import manifestControlCharacter from './manifest-control-character.js';
 import manifestUnknownField from './manifest-unknown-field.js';
 import manifestEntryPath from './manifest-entry-path.js';
 import manifestEntryLocation from './manifest-entry-location.js';
@@ -82,6 +83,7 @@ export const rules: readonly AnyRule[] = [
   manifestVersion,
   manifestDescription,
   manifestShortName,
+  manifestControlCharacter,
   manifestUnknownField,
   manifestEntryPath,
   manifestEntryLocation,

@@ -4,7 +4,7 @@ import type { DisableDirective } from '../code/scanner.js';
 import { UNKNOWN_DISABLE_DIRECTIVE } from '../code/rule-ids.js';
 import { extensionOf } from '../paths.js';
 import { sourceDirectives } from './source-directives.js';
-import { createSourcePlacer, MAX_MAP_BYTES, type SourcePosition } from './source-placer.js';
+import { createSourcePlacer, MAX_MAP_BYTES, type MapNote, type SourcePosition } from './source-placer.js';
 
 /** Where validate looks for source maps, and what the sources it finds are relative to. */
 export interface SourceMapOptions {
@@ -18,6 +18,8 @@ export interface SourceMapOptions {
    * through maps only when this names the folder it was packed from (`pack` does so).
    */
   folder?: string;
+  /** Abort to stop placing: no further map is read or decoded, and validation rejects with the reason. */
+  signal?: AbortSignal;
 }
 
 /** A finding's place as the rules found it. */
@@ -35,6 +37,8 @@ export interface Placement<T> {
   placed: Map<T, SourcePosition>;
   /** The disable comments of the source files that findings were placed in. */
   directives: DisableDirective[];
+  /** The maps looked at and not used, and why. */
+  notes: MapNote[];
 }
 
 /** Types whose built files carry source maps; pages are written by hand or copied as they are. */
@@ -44,7 +48,7 @@ const MAPPED_TYPES = new Set(['.js', '.css']);
  * Places each code finding of a built script or stylesheet at the line the author wrote, through
  * the file's source map, and reads the disable comments of the sources so placed. Findings about
  * a comment of the built file itself (a disable directive naming an unknown rule) stay where they
- * are. Undefined when nothing can be placed (a zip on its own, or no map for any finding).
+ * are. Undefined when nothing can be placed (a zip on its own, or no finding in a built file).
  */
 export async function placeAtSources<T extends Located>(findings: readonly T[], source: BundleSource, options: SourceMapOptions): Promise<Placement<T> | undefined> {
   const folder = options.folder ?? (source.kind === 'folder' ? source.location : undefined);
@@ -58,6 +62,7 @@ export async function placeAtSources<T extends Located>(findings: readonly T[], 
   const placer = createSourcePlacer({
     folder,
     root,
+    ...(options.signal ? { signal: options.signal } : {}),
     readBuilt: async (file) => {
       const entry = source.entries.find((candidate) => candidate.path === file && candidate.kind === 'file');
       // An entry whose bytes the archive could not vouch for has no trustworthy text to map.
@@ -68,15 +73,24 @@ export async function placeAtSources<T extends Located>(findings: readonly T[], 
     },
   });
   const placed = new Map<T, SourcePosition>();
+  // File by file, each map let go of once its file's findings are placed: a run holds one map at a time.
+  const byFile = new Map<string, T[]>();
   for (const finding of candidates) {
-    const position = await placer.place(finding.file!, finding.line!, finding.column!);
-    if (position) placed.set(finding, position);
+    const list = byFile.get(finding.file!);
+    if (list) list.push(finding);
+    else byFile.set(finding.file!, [finding]);
   }
-  if (placed.size === 0) return undefined;
+  for (const [file, findings] of byFile) {
+    for (const finding of findings) {
+      const position = await placer.place(file, finding.line!, finding.column!);
+      if (position) placed.set(finding, position);
+    }
+    placer.release(file);
+  }
   const directives: DisableDirective[] = [];
   for (const file of new Set([...placed.values()].map((position) => position.file))) {
     const text = placer.sourceText(file);
     if (text !== undefined) directives.push(...sourceDirectives(text, file));
   }
-  return { root, placed, directives };
+  return { root, placed, directives, notes: placer.notes() };
 }

@@ -1,7 +1,8 @@
-import { realpath } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { TraceMap, traceSegment } from '@jridgewell/trace-mapping';
+import { formatBytes, groupDigits } from '../format-bytes.js';
 import { mapReferenceOf } from './map-reference.js';
 import { isFileInside, pathInside, readInside, readRegularUpTo } from './read-inside.js';
 
@@ -41,6 +42,10 @@ export interface SourcePlacerOptions {
    * {@link MAX_MAP_BYTES}, never through a link out of it).
    */
   readMap?: (file: string, named: boolean) => Promise<string | undefined>;
+  /** Abort to stop: the next map is neither read nor decoded, and `place` rejects with the reason. */
+  signal?: AbortSignal;
+  /** Tighter budgets than {@link MAP_BUDGETS}, for tests. */
+  budgets?: Partial<MapBudgets>;
 }
 
 export interface SourcePlacer {
@@ -50,13 +55,41 @@ export interface SourcePlacer {
    * nothing usable about that place.
    */
   place(file: string, line: number, column: number, unit?: ColumnUnit): Promise<SourcePosition | undefined>;
-  /** The text of a source file that a position was placed in, as its map holds it or as it is on disk. */
+  /** The text of a source file that a position was placed in, as it is on disk (never as its map holds it). */
   sourceText(file: string): string | undefined;
+  /** What was found wrong with the maps looked at so far: each map that was not used, and why. */
+  notes(): MapNote[];
+  /** Lets go of a built file's map once its findings are placed; the source texts are kept. */
+  release(file: string): void;
 }
 
 /** A map larger than this is not read: no bundle the marketplace accepts needs one so large. */
 export const MAX_MAP_BYTES = 50_000_000;
-/** A source file larger than this is not read for its text (its position is still used). */
+
+/**
+ * What one map may hold, and what one run may decode: a hostile map of valid JSON can otherwise
+ * cost minutes and gigabytes (a million sources, 200,000 sections, five million levels of
+ * nesting, two maps of 45 MB each). Each budget spent leaves the map unused, with a note. A real
+ * map is far inside them: even a large app's names a few thousand sources, and nests 2 levels.
+ */
+export const MAP_BUDGETS: Readonly<MapBudgets> = {
+  sources: 10_000,
+  sections: 1_000,
+  nesting: 32,
+  decodedPerRun: 100_000_000,
+};
+
+export interface MapBudgets {
+  /** Sources of one map, all its sections together. */
+  sources: number;
+  /** Sections of one index map (which may not nest further). */
+  sections: number;
+  /** Objects and arrays one inside another; a map needs 2, an index map 5. */
+  nesting: number;
+  /** Characters of `mappings` decoded in one run, all maps together. */
+  decodedPerRun: number;
+}
+/** A source file larger than this is not read, and a position in it is not used. */
 const MAX_SOURCE_BYTES = 10_000_000;
 
 interface LoadedMap {
@@ -84,11 +117,20 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
   const sourceLineStarts = new Map<string, number[]>();
   let realRootOnce: Promise<string> | undefined;
   const readMap = options.readMap ?? readMapInside(folder);
+  const { signal } = options;
+  const budgets = { ...MAP_BUDGETS, ...options.budgets };
+  let decodeLeft = budgets.decodedPerRun;
 
+  const notes: MapNote[] = [];
   const load = (file: string) => {
     let loaded = maps.get(file);
     if (!loaded) {
-      loaded = loadMap(file).catch(() => null);
+      loaded = loadMap(file).catch((error: unknown) => {
+        // An abort stops the run; anything else a map does only leaves it unused.
+        if (signal?.aborted) throw signal.reason;
+        if (error instanceof MapRefused) notes.push({ file, reason: error.reason, message: error.message });
+        return null;
+      });
       maps.set(file, loaded);
     }
     return loaded;
@@ -97,12 +139,33 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
   async function loadMap(file: string): Promise<LoadedMap | null> {
     const text = await options.readBuilt(file);
     if (text === undefined) return null;
-    const found = await findSourceMap(file, text, folder, readMap);
+    const found = await findMapText(file, text, folder, readMap);
     if (!found) return null;
+    const { json, url: mapUrl } = found;
+    signal?.throwIfAborted();
+    const depth = nestingOf(json);
+    if (depth > budgets.nesting) throw new MapRefused('nesting', `its source map is not used: it nests objects and arrays ${depth} levels deep; a map needs a few, and at most ${budgets.nesting} are read`);
+    const parsed: unknown = JSON.parse(json);
+    if (!looksLikeMap(parsed)) return null;
+    const map = parsed as RawMap;
+    if (map.sections !== undefined && map.sections.length > budgets.sections) {
+      throw new MapRefused('sections', `its source map is not used: it has ${groupDigits(map.sections.length)} sections, more than the ${groupDigits(budgets.sections)} read`);
+    }
+    const sources = (map.sections ?? [{ map }]).reduce((sum, section) => sum + (section.map.sources?.length ?? 0), 0);
+    if (sources > budgets.sources) throw new MapRefused('sources', `its source map is not used: it names ${groupDigits(sources)} sources, more than the ${groupDigits(budgets.sources)} read`);
+    const lineStarts = lineStartsOf(text);
+    const fault = mappingsFaultOf(map, lineStarts.length, text.length);
+    if (fault !== undefined) throw new MapRefused('mappings', `its source map is not used: ${fault}`);
+    const size = (map.sections ?? [{ map }]).reduce((sum, section) => sum + (section.map.mappings?.length ?? 0), 0);
+    if (size > decodeLeft) {
+      throw new MapRefused('decoded', `its source map is not used: this run has decoded ${groupDigits(budgets.decodedPerRun - decodeLeft)} characters of mappings, and this map's ${groupDigits(size)} would pass the ${groupDigits(budgets.decodedPerRun)} one run decodes`);
+    }
+    decodeLeft -= size;
+    signal?.throwIfAborted();
     // Loaded only now: most folders have no maps, and start-up should not pay for it.
     const { AnyMap, traceSegment } = await import('@jridgewell/trace-mapping');
-    const trace = new AnyMap(found.map as ConstructorParameters<typeof AnyMap>[0], found.url);
-    return { trace, traceSegment, text, lineStarts: lineStartsOf(text), sources: new Map() };
+    const trace = new AnyMap(parsed as ConstructorParameters<typeof AnyMap>[0], mapUrl);
+    return { trace, traceSegment, text, lineStarts, sources: new Map() };
   }
 
   /** A source of a map as a path relative to the root, once checked on disk; null when it is not usable. */
@@ -128,16 +191,19 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
     const absolute = pathInside(realRoot, await realpath(written));
     if (absolute === undefined || !(await isFileInside(realRoot, absolute))) return null;
     const relative = path.relative(realRoot, absolute).split(path.sep).join('/');
+    // The file itself, never the map's `sourcesContent`: a map could add a disable comment the
+    // file does not have, or lines it does not have. A source whose text cannot be read is not used.
     if (!texts.has(relative)) {
-      const content = map.trace.sourcesContent?.[index];
-      const text = typeof content === 'string' ? content : (await readRegularUpTo(absolute, MAX_SOURCE_BYTES))?.toString('utf8');
-      if (text !== undefined) texts.set(relative, text);
+      const text = (await readRegularUpTo(absolute, MAX_SOURCE_BYTES))?.toString('utf8');
+      if (text === undefined) return null;
+      texts.set(relative, text);
     }
     return relative;
   }
 
   return {
     async place(file, line, column, unit = 'characters') {
+      signal?.throwIfAborted();
       const map = await load(file);
       if (!map || !isPosition(line) || !isPosition(column)) return undefined;
       const lineText = lineOf(map.text, map.lineStarts, line - 1);
@@ -149,16 +215,18 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
       if (![sourceIndex, sourceLine, sourceColumn].every((n) => Number.isSafeInteger(n) && n! >= 0)) return undefined;
       const source = await sourceOf(map, sourceIndex!);
       if (source === null) return undefined;
-      const text = texts.get(source);
-      if (text === undefined) return { file: source, line: sourceLine! + 1, column: sourceColumn! + 1 };
+      const text = texts.get(source)!;
       let starts = sourceLineStarts.get(source);
       if (!starts) sourceLineStarts.set(source, (starts = lineStartsOf(text)));
-      // A map that points past the end of its source is not describing this file.
+      // A map that points past the end of its source, or of one of its lines, is not describing
+      // this file. (The end of a line itself is a place: a missing semicolon is found there.)
       const sourceLineText = lineOf(text, starts, sourceLine!);
-      if (sourceLineText === undefined) return undefined;
+      if (sourceLineText === undefined || sourceColumn! > sourceLineText.length) return undefined;
       return { file: source, line: sourceLine! + 1, column: codePointColumn(sourceLineText, sourceColumn!) };
     },
     sourceText: (file) => texts.get(file),
+    notes: () => [...notes],
+    release: (file) => void maps.delete(file),
   };
 }
 
@@ -169,53 +237,156 @@ export interface FoundMap {
 }
 
 /**
- * The source map of the built file `file` (its slash-separated path in `folder`, whose text is
- * `text`), found as browsers find it (see createSourcePlacer); null when there is none, or what
- * is there is not a usable map.
+ * The text of the source map of the built file `file` (its slash-separated path in `folder`, whose
+ * text is `text`), found as browsers find it (see createSourcePlacer), with the address its sources
+ * are resolved against; null when there is none.
+ */
+async function findMapText(file: string, text: string, folder: string, readMap: (file: string, named: boolean) => Promise<string | undefined>): Promise<{ json: string; url: string } | null> {
+  const reference = mapReferenceOf(text, file);
+  if (reference.kind === 'unusable') return null;
+  if (reference.kind === 'inline') return { json: reference.json, url: pathToFileURL(path.join(folder, ...file.split('/'))).href };
+  const mapFile = reference.kind === 'file' ? reference.path : `${file}.map`;
+  const mapPath = path.join(folder, ...mapFile.split('/'));
+  if (pathInside(folder, mapPath) === undefined) return null;
+  const json = await readMap(mapFile, reference.kind === 'file');
+  return json === undefined ? null : { json, url: pathToFileURL(mapPath).href };
+}
+
+/**
+ * The source map of the built file `file`, parsed; null when there is none, or what is there is
+ * not a usable map (one refused by its size or its nesting included).
  */
 export async function findSourceMap(file: string, text: string, folder: string, readMap: (file: string, named: boolean) => Promise<string | undefined>): Promise<FoundMap | null> {
-  const reference = mapReferenceOf(text, file);
-  const builtPath = path.join(folder, ...file.split('/'));
-  let json: string | undefined;
-  let url: string;
-  if (reference.kind === 'inline') {
-    json = reference.json;
-    url = pathToFileURL(builtPath).href;
-  } else if (reference.kind === 'unusable') {
-    return null;
-  } else {
-    const mapFile = reference.kind === 'file' ? reference.path : `${file}.map`;
-    const mapPath = path.join(folder, ...mapFile.split('/'));
-    if (pathInside(folder, mapPath) === undefined) return null;
-    json = await readMap(mapFile, reference.kind === 'file');
-    url = pathToFileURL(mapPath).href;
-  }
-  if (json === undefined) return null;
+  const found = await findMapText(file, text, folder, readMap).catch((error: unknown) => {
+    if (error instanceof MapRefused) return null;
+    throw error;
+  });
+  if (!found || nestingOf(found.json) > MAP_BUDGETS.nesting) return null;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(json);
+    parsed = JSON.parse(found.json);
   } catch {
     return null;
   }
-  return looksLikeMap(parsed) ? { map: parsed as object, url } : null;
+  return looksLikeMap(parsed) ? { map: parsed as object, url: found.url } : null;
 }
 
-/** Reads map files from inside `folder` on disk (up to {@link MAX_MAP_BYTES}, never through a link out of it). */
+/** Reads map files from inside `folder` on disk (never through a link out of it); one over MAX_MAP_BYTES is refused with a note. */
 export function readMapInside(folder: string): (file: string) => Promise<string | undefined> {
-  return async (file) => (await readInside(folder, path.join(folder, ...file.split('/')), MAX_MAP_BYTES))?.toString('utf8');
+  return (file) => readMapFile(folder, file);
+}
+
+/** A map file of the folder, or undefined; one over MAX_MAP_BYTES is refused with a note. */
+async function readMapFile(folder: string, file: string): Promise<string | undefined> {
+  const absolute = path.join(folder, ...file.split('/'));
+  const bytes = await readInside(folder, absolute, MAX_MAP_BYTES);
+  if (bytes !== undefined) return bytes.toString('utf8');
+  const size = await lstat(absolute).then((info) => (info.isFile() ? info.size : 0), () => 0);
+  if (size > MAX_MAP_BYTES) throw new MapRefused('size', `its source map is not used: ${file} is ${formatBytes(size)}, more than the ${formatBytes(MAX_MAP_BYTES)} read`);
+  return undefined;
+}
+
+/**
+ * How deeply a JSON text nests objects and arrays, in one pass over its characters (skipping
+ * strings), before JSON.parse builds what may be millions of levels.
+ */
+export function nestingOf(json: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (c === 0x22) {
+      // To the closing quote, past escaped characters.
+      for (i++; i < json.length && json.charCodeAt(i) !== 0x22; i++) if (json.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > deepest) deepest = depth;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
 }
 
 function isPosition(n: number): boolean {
   return Number.isSafeInteger(n) && n >= 1;
 }
 
-/** Base64 VLQ digits and the separators between segments and lines: all a `mappings` string holds. */
-const MAPPINGS = /^[A-Za-z0-9+/,;]*$/;
+/** A map that was looked at and not used, and why. */
+export interface MapNote {
+  /** The built file whose map it is, slash-separated in the folder. */
+  file: string;
+  reason: 'mappings' | 'size' | 'nesting' | 'sections' | 'sources' | 'decoded';
+  /** Says what is wrong, after the built file's name: "its source map is not used: …". */
+  message: string;
+}
+
+class MapRefused extends Error {
+  constructor(
+    readonly reason: MapNote['reason'],
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type RawMap = { mappings?: string; sources?: unknown[]; sections?: { offset?: { line?: unknown }; map: RawMap }[] };
+
+/** What is wrong with the `mappings` of a map or of each of its sections, for a built file of `lines` lines and `characters` characters. */
+function mappingsFaultOf(map: RawMap, lines: number, characters: number): string | undefined {
+  if (map.sections === undefined) return mappingsFault(map.mappings ?? '', lines, characters + lines);
+  for (const section of map.sections) {
+    const line = section.offset?.line;
+    const fault = mappingsFault(section.map.mappings ?? '', Number.isSafeInteger(line) && (line as number) >= 0 ? lines - (line as number) : 0, characters + lines);
+    if (fault !== undefined) return fault;
+  }
+  return undefined;
+}
+
+/** Each base64 digit's value; -1 for any other character. */
+const BASE64 = new Int8Array(128).fill(-1);
+[...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].forEach((digit, value) => (BASE64[digit.charCodeAt(0)] = value));
 
 /**
- * The shape trace-mapping needs; anything else is not a source map and is left alone. The decoder
- * reads any other character as a zero, which would place findings at made-up positions.
+ * Digits one number may take: 6 carry 29 bits and a sign, more than any line or column. The
+ * decoder shifts a longer number past 32 bits, where it wraps round to another value.
  */
+const MAX_NUMBER_DIGITS = 6;
+
+/**
+ * What is wrong with a `mappings` string, in words, or undefined when it is well formed: base64
+ * VLQ numbers, each ended by a digit without the continuation bit, grouped in segments of 1, 4 or
+ * 5 numbers, segments split by `,` and lines by `;`, no more lines than the built file has and no
+ * more segments than it has `characters` (and line ends). This
+ * only checks the text, in one pass and without decoding it (trace-mapping decodes): the decoder
+ * reads a character it does not know, or a number cut short, as a zero, which would place
+ * findings at made-up positions (`src/App.ts:1:1`).
+ */
+export function mappingsFault(mappings: string, lines: number, characters = Infinity): string | undefined {
+  let line = 1;
+  let numbers = 0;
+  let digits = 0;
+  let segments = 0;
+  for (let i = 0; i <= mappings.length; i++) {
+    const c = i === mappings.length ? 0x3b : mappings.charCodeAt(i);
+    if (c === 0x2c || c === 0x3b) {
+      if (digits > 0) return `its mappings cut a number short at character ${i + 1}`;
+      if ((numbers > 1 && numbers < 4) || numbers > 5) return `its mappings have a segment of ${numbers} numbers before character ${i + 1}; a segment has 1, 4 or 5`;
+      // Each segment starts at a place of the built file: there cannot be more than it has places.
+      if (numbers > 0 && ++segments > characters) return `its mappings have more segments than the ${groupDigits(characters)} places of the file`;
+      numbers = 0;
+      if (c === 0x3b && i < mappings.length && ++line > lines) return `its mappings describe more lines than the ${lines} the file has`;
+      continue;
+    }
+    const value = c < 128 ? BASE64[c]! : -1;
+    if (value < 0) return `its mappings hold ${JSON.stringify(mappings[i])} at character ${i + 1}, which is not a base64 digit`;
+    if (++digits > MAX_NUMBER_DIGITS) return `its mappings hold a number of more than ${MAX_NUMBER_DIGITS} digits at character ${i + 1}, too large for a position`;
+    if (value < 32) {
+      numbers++;
+      digits = 0;
+    }
+  }
+  return undefined;
+}
+
+/** The shape trace-mapping needs; anything else is not a source map and is left alone. */
 function looksLikeMap(value: unknown, depth = 0): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || depth > 1) return false;
   const map = value as Record<string, unknown>;
@@ -223,7 +394,7 @@ function looksLikeMap(value: unknown, depth = 0): boolean {
   if (Array.isArray(map['sections'])) {
     return map['sections'].every((section: unknown) => typeof section === 'object' && section !== null && looksLikeMap((section as Record<string, unknown>)['map'], depth + 1));
   }
-  return typeof map['mappings'] === 'string' && MAPPINGS.test(map['mappings']) && Array.isArray(map['sources']);
+  return typeof map['mappings'] === 'string' && Array.isArray(map['sources']);
 }
 
 /** Offsets where each line starts; lines end at LF, CRLF or a lone CR, as bundlers count them. */

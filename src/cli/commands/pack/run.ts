@@ -67,7 +67,11 @@ export async function runPack(given: string | undefined, flags: PackFlags, io: C
       const { excluded: _listedBelow, ...problems } = result.report;
       if (visible.length > 0) io.stdout(`${formatter(problems, options)}\n`);
       // Quiet means silent when all went well: the exit code says so.
-      if (!(flags.quiet && result.ok && !result.dryRun)) io.stdout(formatPackText(result, options));
+      if (!(flags.quiet && result.ok && !result.dryRun)) {
+        const summary = formatPackText(result, options);
+        // Among annotations, the summary's lines (which name files) must not read as commands.
+        io.stdout(flags.format === 'github' ? (await import('../../formatters/github.js')).plainText(summary) : summary);
+      }
       if (page && !flags.quiet) io.stdout(reportLine(page.file, io.cwd));
     }
     return result.ok ? EXIT.ok : EXIT.problems;

@@ -3,7 +3,7 @@ import { validateBundle } from '../../../core/validate.js';
 import { UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { loadFormatter } from '../../formatters/index.js';
-import { countsPhrase } from '../../formatters/shared.js';
+import { countsPhrase, plural } from '../../formatters/shared.js';
 import { useColour, type CliIo } from '../../io.js';
 import { resolveTargets } from '../../project.js';
 import type { ValidateFlags } from './command.js';
@@ -107,7 +107,7 @@ async function printReports(reports: readonly Report[], flags: Pick<ValidateFlag
     return;
   }
   const parts = reports.map((report) => formatter(report, options));
-  const line = `${reports.length} bundles: ${countsPhrase(total)}`;
+  const line = `${plural(reports.length, 'bundle')}: ${countsPhrase(total)}`;
   if (flags.format === 'github') {
     io.stdout(`${parts.join('')}${line}\n`);
     return;

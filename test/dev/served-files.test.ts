@@ -1,0 +1,60 @@
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readServedFile } from '../../src/dev/served-files.js';
+import { createRuntimePlaces } from '../../src/dev/source-places.js';
+import { tempDir } from '../helpers/bundles.js';
+
+/*
+ * A framed page's server is waited on with a deadline that holds, body included, and dev closing
+ * gives up on it at once; reports that arrive together about one script share one request for it.
+ * No timing is asserted: a deadline that did not hold would leave a test waiting until its timeout.
+ */
+
+const servers: Server[] = [];
+const open: ServerResponse[] = [];
+afterAll(() => {
+  for (const response of open) response.destroy();
+  for (const server of servers) server.close();
+});
+
+async function serve(handle: (path: string, response: ServerResponse) => void): Promise<URL> {
+  const server = createServer((request, response) => handle(request.url ?? '', response));
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/app/`);
+}
+
+describe('a framed page server that is slow', () => {
+  it('is given up on when it sends a byte at a time past the deadline', async () => {
+    const base = await serve((_path, response) => {
+      open.push(response);
+      response.writeHead(200, { 'Content-Type': 'text/javascript' });
+      const timer = setInterval(() => response.write('x'), 20);
+      response.on('close', () => clearInterval(timer));
+    });
+    expect(await readServedFile(base, 'app.js', undefined, { timeoutMs: 300 })).toBeUndefined();
+  }, 30_000);
+
+  it('is given up on at once when dev closes, though it never answers', async () => {
+    const base = await serve((_path, response) => open.push(response));
+    const closing = new AbortController();
+    const read = readServedFile(base, 'app.js', undefined, { signal: closing.signal });
+    setTimeout(() => closing.abort(), 50);
+    expect(await read).toBeUndefined();
+  }, 8_000);
+});
+
+describe('reports that arrive together about one script', () => {
+  it('share one request for it', async () => {
+    const asked: string[] = [];
+    const base = await serve((path, response) => {
+      asked.push(path);
+      setTimeout(() => response.end('throw new Error("x");\n'), 100);
+    });
+    const places = createRuntimePlaces({ server: base.href, folder: tempDir() }, tempDir());
+    const report = { kind: 'error' as const, message: 'x', file: 'app.js', line: 1, column: 1 };
+    await Promise.all(Array.from({ length: 30 }, () => places.place(report)));
+    expect(asked).toEqual(['/app/app.js']);
+  });
+});
