@@ -30,6 +30,9 @@ export class Frames {
   keys = new Uint32Array(64);
   /** First word of the chain this frame's call was made on. */
   callRoots = new Int32Array(64);
+  /** A number no other frame opened in the file has, for marks of scope (JsRuleContext.scopeMark). */
+  serials = new Int32Array(64);
+  private opened = 0;
   /** Uses of globals waiting for the frame to close. */
   uses: Array<Use[] | undefined> = [];
   objectEnds: Array<Array<(keys: number) => void> | undefined> = [];
@@ -51,6 +54,7 @@ export class Frames {
     this.contextConditions[depth] = this.contextConditions[depth - 1]!;
     this.keys[depth] = 0;
     this.callRoots[depth] = -1;
+    this.serials[depth] = ++this.opened;
     this.uses[depth] = undefined;
     this.objectEnds[depth] = undefined;
   }
@@ -83,6 +87,9 @@ export class Frames {
     const roots = new Int32Array(size);
     roots.set(this.callRoots);
     this.callRoots = roots;
+    const serials = new Int32Array(size);
+    serials.set(this.serials);
+    this.serials = serials;
     const conditions = new Int32Array(size);
     conditions.set(this.contextConditions);
     this.contextConditions = conditions;
