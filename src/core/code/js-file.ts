@@ -182,8 +182,14 @@ export class JsFileState {
       toolType: this.toolType,
       toolTypeDeclared: this.toolTypeDeclared,
       bundle: this.bundle,
-      report: (ruleId, line, column, data) => this.report.add(ruleId, line, column, data, BRIDGE_RULE_IDS.has(ruleId) ? this.conditions[walker().reportCondition()] : undefined),
-      reportUse: (word, ruleId, line, column, data) => walker().scope.use({ bit: scopeBit(word), ruleId, line, column, data }),
+      report: (ruleId, line, column, data) => {
+        if (data.guarded === true) walker().noteGuarded(data);
+        this.report.add(ruleId, line, column, data, BRIDGE_RULE_IDS.has(ruleId) ? this.conditions[walker().reportCondition()] : undefined);
+      },
+      reportUse: (word, ruleId, line, column, data) => {
+        if (data.guarded === true) walker().noteGuarded(data);
+        walker().scope.use({ bit: scopeBit(word), ruleId, line, column, data });
+      },
       tagCall: (tag) => walker().tagCall(tag),
       watch: (watcher) => walker().watch(watcher),
       readLiteral: (done) => {
@@ -197,6 +203,7 @@ export class JsFileState {
       propertyBit: (word) => PROPERTY_BIT[word] ?? 0,
       scopeMark: (outer) => walker().scopeMark(outer),
       inScope: (mark) => walker().inScope(mark),
+      guarded: () => walker().guarded,
     };
   }
 }

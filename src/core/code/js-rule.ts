@@ -180,6 +180,12 @@ export interface JsRuleContext {
   scopeMark(outer?: number): number;
   /** True while the frame that `mark` was taken in is still open (the current point is inside it). */
   inScope(mark: number): boolean;
+  /**
+   * True when the current point is inside a `try` block, outside any function written there: what
+   * throws here is caught. A finding whose data has `guarded: true` loses it when the block turns
+   * out to have no `catch`.
+   */
+  guarded(): boolean;
 }
 
 export interface JsRuleHandlers {

@@ -27,7 +27,7 @@ import {
 } from './js-lexer.js';
 import { Declarations } from './js-declarations.js';
 import type { Alias, Constant } from './js-file.js';
-import { FR_ARGS, FR_CALL, FR_CONTROL, FR_PAREN, Frames, MAX_FRAMES } from './js-frames.js';
+import { FR_ARGS, FR_CALL, FR_CONTROL, FR_PAREN, FR_TRY, Frames, MAX_FRAMES } from './js-frames.js';
 import { ModuleStatements } from './js-modules.js';
 import { Scope } from './js-scope.js';
 import { TokenView } from './js-token.js';
@@ -124,6 +124,8 @@ export class JsWalker implements JsTokenHandler {
   private lastNameStart = 0;
   private lastNameEnd = 0;
   private assignSerial = -1;
+  /** When the last `)` of a call's arguments or a parameter list closed. */
+  private argsClosedSerial = -1;
   private assignBytes: Buffer | undefined;
   private assignStart = 0;
   private assignEnd = 0;
@@ -250,6 +252,36 @@ export class JsWalker implements JsTokenHandler {
     if (mark === 0) return true;
     for (let depth = Math.min(this.lexer.depth, MAX_FRAMES - 1); depth > 0; depth--) if (this.frames.serials[depth] === mark) return true;
     return false;
+  }
+
+  /** Inside a `try` block (outside any function written there) at the current point. */
+  get guarded(): boolean {
+    const depth = this.lexer.depth;
+    return depth > 0 && depth < MAX_FRAMES && this.frames.guards[depth]! > 0;
+  }
+
+  /** Keeps a guarded finding's data, to unmark it if its `try` turns out to have no `catch`. */
+  noteGuarded(data: Record<string, unknown>): void {
+    const depth = this.lexer.depth;
+    if (depth <= 0 || depth >= MAX_FRAMES) return;
+    const at = this.frames.guards[depth]!;
+    if (at > 0) (this.frames.guarded[at] ??= []).push(data);
+  }
+
+  /** A `try` block ends: what was found in it is guarded only if a `catch` comes next (`finally` alone rethrows). */
+  private endTry(depth: number): void {
+    const found = this.frames.guarded[depth];
+    this.frames.guarded[depth] = undefined;
+    if (!found) return;
+    let first = true;
+    this.watch((token) => {
+      if (first) {
+        first = false;
+        return true;
+      }
+      if (!(token.kind === K_NAME && token.word === W.catch)) for (const data of found) delete data.guarded;
+      return false;
+    });
   }
 
   /** The last name token read (before the current one), decoded when asked. */
@@ -596,6 +628,14 @@ export class JsWalker implements JsTokenHandler {
   private openFrame(depth: number, kind: number): void {
     if (depth >= MAX_FRAMES) return;
     let flags = 0;
+    if (kind === P_LBRACE) {
+      const lexer = this.lexer;
+      if (lexer.previousPunct === 0 && lexer.previousWord === W.try) flags = FR_TRY;
+      // `=> {`, and `) {` after a parameter list: a function's body.
+      const body = lexer.previousPunct === P_ARROW || (lexer.previousPunct === P_RPAREN && this.argsClosedSerial === this.serial - 1);
+      this.frames.open(depth, flags, body);
+      return;
+    }
     if (kind === P_LPAREN) {
       flags = FR_PAREN;
       const previousWord = this.lexer.previousWord;
@@ -607,7 +647,11 @@ export class JsWalker implements JsTokenHandler {
   }
 
   private closeFrame(kind: number, depth: number): void {
-    if (kind === P_RPAREN && depth < MAX_FRAMES) this.calledRoot = (this.frames.flags[depth]! & FR_CALL) !== 0 ? this.frames.callRoots[depth]! : -1;
+    if (kind === P_RPAREN && depth < MAX_FRAMES) {
+      this.calledRoot = (this.frames.flags[depth]! & FR_CALL) !== 0 ? this.frames.callRoots[depth]! : -1;
+      if (this.frames.flags[depth]! & FR_ARGS) this.argsClosedSerial = this.serial;
+    }
+    if (kind === P_RBRACE && depth < MAX_FRAMES && this.frames.flags[depth]! & FR_TRY) this.endTry(depth);
     this.scope.close(kind, depth);
     const state = this.state;
     if (state.aliases.deepest >= depth) state.aliases.close(depth);
