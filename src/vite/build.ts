@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Plugin, ResolvedConfig, UserConfig } from 'vite';
 import type { Problem, Report } from '../core/problem.js';
 import { validateBundle } from '../core/validate.js';
+import { libraryGroups, librarySummary, splitLibraryWarnings } from '../cli/formatters/library-summary.js';
 import { toClassicScripts } from './classic-scripts.js';
 import { readProjectSettings, type ProjectSettings } from './project.js';
 
@@ -13,7 +14,7 @@ import { readProjectSettings, type ProjectSettings } from './project.js';
 
 const PREFIX = '[pipeline-tool]';
 
-export function buildPlugin(validate: boolean): Plugin {
+export function buildPlugin(validate: boolean, verbose = false): Plugin {
   let config: ResolvedConfig;
   let project: ProjectSettings;
   return {
@@ -33,7 +34,16 @@ export function buildPlugin(validate: boolean): Plugin {
       // Placed through the maps written beside the bundle, and named from the project's folder, as validate names them.
       const report = await validateBundle(folder, { rules: project.rules, overrides: project.overrides, sourceMaps: { root: project.root } });
       const shown: Shown = { root: config.root, folder: fromRoot(config.root, folder), sourceRoot: project.root };
-      for (const problem of report.problems.filter((p) => p.severity === 'warning')) this.warn(`${PREFIX} ${describeProblem(problem, shown)}`);
+      // Library code's warnings are summed up per package, as validate's text output sums them.
+      const { listed, summed } = splitLibraryWarnings(
+        report.problems.filter((p) => p.severity === 'warning'),
+        verbose,
+      );
+      for (const problem of listed) this.warn(`${PREFIX} ${describeProblem(problem, shown)}`);
+      for (const [key, warnings] of libraryGroups(summed)) {
+        const pkg = warnings[0]!.package;
+        this.warn(`${PREFIX} ${pkg === undefined ? key : `node_modules/${pkg}`}: ${librarySummary(key, warnings, pkg, 'the verbose option of pipeline-tool/vite lists them')}`);
+      }
       if (report.errorCount > 0) this.error(describeErrors(report, shown));
       config.logger.info(`${PREFIX} ${shown.folder}/ passes pipeline-tool validate${report.warningCount === 0 ? '' : ` with ${plural(report.warningCount, 'warning')}`}.`);
     },

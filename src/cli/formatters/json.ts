@@ -23,6 +23,7 @@ export function formatJson(report: Report, options: FormatOptions): string {
       ...(p.built !== undefined ? { built: p.built } : {}),
       ...(p.data !== undefined ? { data: p.data } : {}),
       ...(p.library ? { library: true } : {}),
+      ...(p.package !== undefined ? { package: p.package } : {}),
     })),
     ...(report.excluded ? { excluded: report.excluded } : {}),
     // What the `file` of a problem with `built` is relative to, from the working folder.
