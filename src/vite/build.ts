@@ -69,6 +69,9 @@ function buildDefaults(user: UserConfig): UserConfig {
   return {
     ...(user.base === undefined ? { base: './' } : {}),
     build: {
+      // Vite's advice past 500 kB is to split with import(), which a one-script build cannot take;
+      // the size that means something here is the marketplace's 10,000,000-byte zip, which validate checks.
+      ...(user.build?.chunkSizeWarningLimit === undefined ? { chunkSizeWarningLimit: 10_000 } : {}),
       sourcemap: sourcemap === false ? false : 'hidden',
       cssCodeSplit: false,
       modulePreload: false,
