@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Plugin, ResolvedConfig, UserConfig } from 'vite';
 import type { Problem, Report } from '../core/problem.js';
 import { validateBundle } from '../core/validate.js';
-import { libraryGroups, librarySummary, splitLibraryWarnings } from '../cli/formatters/library-summary.js';
+import { libraryGroups, librarySummary, splitLibraryWarnings } from '../core/library-summary.js';
 import { toClassicScripts } from './classic-scripts.js';
 import { readProjectSettings, type ProjectSettings } from './project.js';
 

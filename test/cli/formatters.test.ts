@@ -3,7 +3,7 @@ import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { formatNames, loadFormatter, type FormatOptions } from '../../src/cli/formatters/index.js';
 import { listLeftOut } from '../../src/cli/formatters/left-out.js';
-import { libraryGroups, librarySummary, splitLibraryWarnings } from '../../src/cli/formatters/library-summary.js';
+import { libraryGroups, librarySummary, splitLibraryWarnings } from '../../src/core/library-summary.js';
 import { filesMatcher, type RuleOverride } from '../../src/core/config/index.js';
 import type { ExcludedEntry } from '../../src/core/bundle/left-out.js';
 import { summarise, type Problem, type Report } from '../../src/core/problem.js';

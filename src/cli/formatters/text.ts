@@ -1,6 +1,6 @@
 import { showName } from '../../core/format-bytes.js';
 import type { Problem, Report } from '../../core/problem.js';
-import { isSummed, libraryGroups, librarySummary, splitLibraryWarnings } from './library-summary.js';
+import { isSummed, libraryGroups, librarySummary, splitLibraryWarnings } from '../../core/library-summary.js';
 import { listLeftOut } from './left-out.js';
 import { palette } from './palette.js';
 import { builtPlace, summaryLine, visibleProblems, type FormatOptions } from './shared.js';

@@ -1,5 +1,5 @@
-import { CONFIG_FILE } from '../../core/config/file-name.js';
-import type { Problem } from '../../core/problem.js';
+import { CONFIG_FILE } from './config/file-name.js';
+import type { Problem } from './problem.js';
 
 /*
  * Warnings in library code (Problem.library) are summed up, one line per npm package (code under
