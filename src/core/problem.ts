@@ -41,9 +41,12 @@ export interface Problem {
   data?: Record<string, unknown>;
   /**
    * A finding of a code rule in library code: a vendored or minified file, by its folder, name or
-   * licence banner (src/core/code/library.ts). Output may sum up such warnings; they still count.
+   * licence banner (src/core/code/library.ts). Output sums up such warnings per package or file;
+   * they still count. (A library's storage use that a `try`/`catch` guards is no problem at all.)
    */
   library?: true;
+  /** For library code under node_modules/: the npm package it belongs to, by its path. */
+  package?: string;
 }
 
 export interface Report {

@@ -2,7 +2,7 @@ import { openBundleToCheck } from './bundle/open-bundle.js';
 import type { ExcludedEntry } from './bundle/left-out.js';
 import type { BundleEntry, BundleSource } from './bundle/source.js';
 import { contentScanners, type DisableDirective, type ScanContext, type ScanSession } from './code/index.js';
-import { isLibraryPath } from './code/library.js';
+import { isLibraryPath, packageOf } from './code/library.js';
 import { CODE_RULE_IDS, UNKNOWN_DISABLE_DIRECTIVE } from './code/rule-ids.js';
 import { globProblem } from './config/globs.js';
 import { settingsResolver, type RuleOverride } from './config/settings.js';
@@ -80,18 +80,28 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
     const problems: Problem[] = [];
     // Code that the bundle holds twice (inlined, or in two chunks) is one problem at its source.
     const atSource = new Set<string>();
-    for (const hit of [...hits, ...unknownInSources]) {
+    const all = [...hits, ...unknownInSources];
+    const libraries = new Map<RuleFinding, { package?: string }>();
+    for (const hit of all) {
+      // Library code: where a map places the finding, by its source's path (node_modules/…), so
+      // the author's own source is never taken for a library; else by the built file.
+      if (!CODE_RULE_IDS.includes(hit.ruleId) || hit.file === undefined) continue;
+      const placed = placement?.placed.get(hit);
+      const library = placed ? isLibraryPath(placed.file) : isLibraryPath(hit.file) || libraryFiles.get(hit.file)?.() === true;
+      if (library) libraries.set(hit, { package: packageOf(placed?.file ?? hit.file) });
+    }
+    const guarded = guardedInLibraries(libraries);
+    for (const hit of all) {
       const placed = placement?.placed.get(hit);
       const setting = settings.settingFor(hit.ruleId, placed ? [placed.file, hit.file!] : hit.file);
       if (setting === 'off') continue;
+      const library = libraries.get(hit);
+      if (library && guarded(hit, library)) continue;
       const severity: Severity = setting === 'warn' ? 'warning' : setting === 'error' ? 'error' : hit.rule.severity;
-      const problem = toProblem(hit.rule, severity, hit, placed);
-      // Library code: where a map places the finding, by its source's path (node_modules/…), so
-      // the author's own source is never taken for a library; else by the built file.
-      if (CODE_RULE_IDS.includes(hit.ruleId) && hit.file !== undefined) {
-        const library = placed ? isLibraryPath(placed.file) : isLibraryPath(hit.file) || libraryFiles.get(hit.file)?.() === true;
-        if (library) problem.library = true;
-      }
+      const data = library?.package === undefined ? hit : { ...hit, data: { ...hit.data, package: library.package } };
+      const problem = toProblem(hit.rule, severity, data, placed);
+      if (library) problem.library = true;
+      if (library?.package !== undefined) problem.package = library.package;
       if (placed) {
         const key = JSON.stringify([problem.ruleId, problem.file, problem.line, problem.column, problem.message]);
         if (atSource.has(key)) continue;
@@ -312,6 +322,21 @@ function lockedRuleMessage(ids: readonly string[]): string {
 
 /** Ids of the rules that no setting or comment may relax. */
 export const lockedRuleIds: ReadonlySet<string> = new Set(registry.filter((rule) => rule.locked).map((rule) => rule.id));
+
+/**
+ * Storage that library code reaches inside a `try` whose `catch` takes the failure cannot break
+ * the tool, so it is no problem. A library that so tests an API (i18next's language detector,
+ * whose other uses wait on that test) is taken to guard every use of it: the storage findings of
+ * one package (or one file, outside node_modules) and API are all guarded when one of them is.
+ */
+function guardedInLibraries(libraries: ReadonlyMap<RuleFinding, { package?: string }>): (hit: RuleFinding, library: { package?: string }) => boolean {
+  const key = (hit: RuleFinding, library: { package?: string }) => `${library.package ?? hit.file}\n${String((hit.data as { api?: unknown }).api)}`;
+  const tested = new Set<string>();
+  for (const [hit, library] of libraries) if (hit.ruleId === BROWSER_STORAGE && (hit.data as { guarded?: unknown }).guarded === true) tested.add(key(hit, library));
+  return (hit, library) => hit.ruleId === BROWSER_STORAGE && tested.has(key(hit, library));
+}
+
+const BROWSER_STORAGE = 'browser-storage';
 
 /** A rule's hit, with the rule that made it. */
 interface RuleFinding extends RuleHit<object> {

@@ -4,6 +4,7 @@ import type { Problem, Report } from '../core/problem.js';
 import { openBundleToCheck } from '../core/bundle/open-bundle.js';
 import { limitsOf, sizeLine } from '../core/report/limits.js';
 import { validateBundle } from '../core/validate.js';
+import { libraryGroups, librarySummary, splitLibraryWarnings } from '../core/library-summary.js';
 import { toClassicScripts } from './classic-scripts.js';
 import { readProjectSettings, type ProjectSettings } from './project.js';
 
@@ -15,7 +16,7 @@ import { readProjectSettings, type ProjectSettings } from './project.js';
 
 const PREFIX = '[pipeline-tool]';
 
-export function buildPlugin(validate: boolean): Plugin {
+export function buildPlugin(validate: boolean, verbose = false): Plugin {
   let config: ResolvedConfig;
   let project: ProjectSettings;
   return {
@@ -43,7 +44,16 @@ export function buildPlugin(validate: boolean): Plugin {
         await source.close();
       }
       if (!report) return;
-      for (const problem of report.problems.filter((p) => p.severity === 'warning')) this.warn(`${PREFIX} ${describeProblem(problem, shown)}`);
+      // Library code's warnings are summed up per package, as validate's text output sums them.
+      const { listed, summed } = splitLibraryWarnings(
+        report.problems.filter((p) => p.severity === 'warning'),
+        verbose,
+      );
+      for (const problem of listed) this.warn(`${PREFIX} ${describeProblem(problem, shown)}`);
+      for (const [key, warnings] of libraryGroups(summed)) {
+        const pkg = warnings[0]!.package;
+        this.warn(`${PREFIX} ${pkg === undefined ? key : `node_modules/${pkg}`}: ${librarySummary(key, warnings, pkg, 'the verbose option of pipeline-tool/vite lists them')}`);
+      }
       if (report.errorCount > 0) this.error(describeErrors(report, shown));
       config.logger.info(`${PREFIX} ${shown.folder}/ passes pipeline-tool validate${report.warningCount === 0 ? '' : ` with ${plural(report.warningCount, 'warning')}`}.`);
     },
@@ -69,6 +79,9 @@ function buildDefaults(user: UserConfig): UserConfig {
   return {
     ...(user.base === undefined ? { base: './' } : {}),
     build: {
+      // Vite's advice past 500 kB is to split with import(), which a one-script build cannot take;
+      // the size that means something here is the marketplace's 10,000,000-byte zip, which validate checks.
+      ...(user.build?.chunkSizeWarningLimit === undefined ? { chunkSizeWarningLimit: 10_000 } : {}),
       sourcemap: sourcemap === false ? false : 'hidden',
       cssCodeSplit: false,
       modulePreload: false,

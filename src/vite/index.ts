@@ -12,7 +12,7 @@ export type { PipelinePluginOptions } from './options.js';
  * has checked. Options: {@link PipelinePluginOptions}.
  */
 export function pipeline(options: PipelinePluginOptions = {}): Plugin[] {
-  return [servePlugin(options), assetsPlugin(options.inlineLimit ?? DEFAULT_INLINE_LIMIT), buildPlugin(options.validate ?? true)];
+  return [servePlugin(options), assetsPlugin(options.inlineLimit ?? DEFAULT_INLINE_LIMIT), buildPlugin(options.validate ?? true, options.verbose ?? false)];
 }
 
 export default pipeline;

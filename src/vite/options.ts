@@ -37,4 +37,9 @@ export interface PipelinePluginOptions {
   inlineLimit?: number;
   /** Check the built folder with `pipeline-tool validate`'s rules after each build. Default true. */
   validate?: boolean;
+  /**
+   * List every warning in library code (a package under node_modules, a vendored file) after the
+   * build, as `validate --verbose` does. Default false: one line per package sums them up.
+   */
+  verbose?: boolean;
 }

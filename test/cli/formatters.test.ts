@@ -3,7 +3,7 @@ import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { formatNames, loadFormatter, type FormatOptions } from '../../src/cli/formatters/index.js';
 import { listLeftOut } from '../../src/cli/formatters/left-out.js';
-import { librarySummary, splitLibraryWarnings } from '../../src/cli/formatters/library-summary.js';
+import { libraryGroups, librarySummary, splitLibraryWarnings } from '../../src/core/library-summary.js';
 import { filesMatcher, type RuleOverride } from '../../src/core/config/index.js';
 import type { ExcludedEntry } from '../../src/core/bundle/left-out.js';
 import { summarise, type Problem, type Report } from '../../src/core/problem.js';
@@ -265,10 +265,11 @@ describe('a finding placed through a source map, beside one that is not', () => 
     ];
     const end = ['Left out of the bundle, as pack leaves them out (1):', '  assets/index.js.map  source-map  source map, not accepted by the marketplace', '', '⚠ dist: 3 problems (0 errors, 3 warnings)', ''];
     expect(await format('text', report, { verbose: true })).toBe([...alert!, ...library!, ...own!, ...end].join('\n'));
-    // Library code by its source's path: summed up unless --verbose.
-    expect((await format('text', report)).split('\n').slice(3, 6)).toEqual([
-      'node_modules/fake-lib/index.ts',
-      '  warning  1 unsafe-html warning in library code, not listed (--verbose lists them); to quiet them, add to "overrides" in pipeline-tool.config.json: {"files":["node_modules/fake-lib/index.ts"],"rules":{"unsafe-html":"off"}}',
+    // Library code by its source's path: summed up per package, after the files, unless --verbose.
+    expect((await format('text', report)).split('\n').slice(3, 9)).toEqual([
+      ...own!,
+      'node_modules/fake-lib',
+      '  warning  1 unsafe-html warning in fake-lib (library code), not listed (--verbose lists them); to quiet them, add to "overrides" in pipeline-tool.config.json: {"files":["node_modules/fake-lib/"],"rules":{"unsafe-html":"off"}}',
       '',
     ]);
   });
@@ -280,7 +281,7 @@ describe('a finding placed through a source map, beside one that is not', () => 
     expect(Object.keys(document).at(-1)).toBe('sourceRoot');
     expect(document.problems.map(({ message: _message, ...rest }: Problem) => rest)).toEqual([
       { ruleId: 'dialog-call', severity: 'warning', file: 'extra.js', line: 1, column: 1, data: { name: 'alert' } },
-      { ruleId: 'unsafe-html', severity: 'warning', file: 'node_modules/fake-lib/index.ts', ...html.source, built: { file: 'assets/index.js', ...html.built }, data: expect.any(Object), library: true },
+      { ruleId: 'unsafe-html', severity: 'warning', file: 'node_modules/fake-lib/index.ts', ...html.source, built: { file: 'assets/index.js', ...html.built }, data: expect.any(Object), library: true, package: 'fake-lib' },
       { ruleId: 'browser-storage', severity: 'warning', file: 'src/App.tsx', ...storage.source, built: { file: 'assets/index.js', ...storage.built }, data: { api: 'localStorage' } },
     ]);
     expect(JSON.parse(await format('json', report, { cwd: path.dirname(app.project) })).sourceRoot).toBe(path.basename(app.project));
@@ -447,5 +448,28 @@ describe('the left-out list', () => {
       '  bb        node_modules  dependencies, never part of a bundle',
     ]);
     expect(listLeftOut([], (text) => text)).toEqual(['  (nothing)']);
+  });
+});
+
+describe('text: warnings of a package in library code', () => {
+  const storage = (file: string): Problem => ({
+    ruleId: 'browser-storage',
+    severity: 'warning',
+    message: "pinia-plugin-persistedstate uses localStorage where nothing catches the failure: … Do not turn on pinia-plugin-persistedstate's persistence; …",
+    file,
+    line: 1,
+    column: 1,
+    library: true,
+    package: 'pinia-plugin-persistedstate',
+  });
+
+  it('sums up a package once, whatever its files, with what to do about its storage instead of a way to quiet it', () => {
+    const warnings = [storage('node_modules/pinia-plugin-persistedstate/dist/index.js'), storage('node_modules/pinia-plugin-persistedstate/dist/other.js')];
+    const groups = libraryGroups(warnings);
+    expect([...groups.keys()]).toEqual(['pinia-plugin-persistedstate']);
+    const line = librarySummary('pinia-plugin-persistedstate', warnings, 'pinia-plugin-persistedstate');
+    expect(line).toBe(`2 browser-storage warnings in pinia-plugin-persistedstate (library code), not listed (--verbose lists them): ${warnings[0]!.message}`);
+    const mixed = librarySummary('x', [{ ...storage('node_modules/x/a.js'), package: 'x' }, { ...storage('node_modules/x/a.js'), ruleId: 'dialog-call', package: 'x' }], 'x');
+    expect(mixed).toContain('; to quiet dialog-call, add to "overrides" in pipeline-tool.config.json: {"files":["node_modules/x/"],"rules":{"dialog-call":"off"}}');
   });
 });

@@ -353,6 +353,52 @@ describe('unsafe-html', () => {
     ]);
   });
 
+  it('finds innerHTML given as a prop of a call, as render functions and compiled v-html give it, at the key', () => {
+    const code = [
+      "h('div', { innerHTML: html });",
+      '_createElementVNode("div", { class: "note", innerHTML: _ctx.note }, null, 8, ["innerHTML"]);',
+      'Ue("div",{innerHTML:t.value},null,8,Ke);',
+      'obj.assign(el, { outerHTML: html });',
+    ].join('\n');
+    expect(scanJs(code).map((hit) => `${hit.ruleId}@${hit.line}:${hit.column} ${hit.data.sink as string}`)).toEqual([
+      'unsafe-html@1:12 innerHTML',
+      'unsafe-html@2:45 innerHTML',
+      'unsafe-html@3:11 innerHTML',
+      'unsafe-html@4:18 outerHTML',
+    ]);
+  });
+
+  it("finds React's dangerouslySetInnerHTML given HTML built at run time, at the key", () => {
+    const code = [
+      'jsx("div", { dangerouslySetInnerHTML: { __html: note } });',
+      'createElement("p", { className: "x", dangerouslySetInnerHTML: { "__html": `<b>${name}</b>` } });',
+      'jsx("div", { dangerouslySetInnerHTML: markup });',
+      'jsx("div", { dangerouslySetInnerHTML: { __html: "<hr>" } }); jsx("i", { dangerouslySetInnerHTML: undefined });',
+    ].join('\n');
+    expect(scanJs(code).map((hit) => `${hit.ruleId}@${hit.line}:${hit.column} ${hit.data.sink as string}`)).toEqual([
+      'unsafe-html@1:14 dangerouslySetInnerHTML',
+      'unsafe-html@2:38 dangerouslySetInnerHTML',
+      'unsafe-html@3:14 dangerouslySetInnerHTML',
+    ]);
+  });
+
+  it('leaves text given to an element whose content is not markup, while the variable that holds it is in scope', () => {
+    const code = [
+      'function inject(css) {',
+      '  const style = document.createElement("style");',
+      '  style.innerHTML = css;',
+      '  const data = document.createElement("script");',
+      '  data.type = "application/json";',
+      '  data.innerHTML = JSON.stringify(state);',
+      '  const run = document.createElement("script");',
+      '  run.innerHTML = code;',
+      '}',
+      'function other(style) { style.innerHTML = html; }',
+      'let t = document.createElement("style"); t = document.createElement("div"); t.innerHTML = html;',
+    ].join('\n');
+    expect(scanJs(code).map((hit) => `${hit.line}:${hit.column}`)).toEqual(['8:7', '10:31', '11:79']);
+  });
+
   it('finds $(…).html(…) and jQuery(…).html(…) only when the bundle ships jQuery', () => {
     const code = "$('#a').html(x);\njQuery('#b').html(y);";
     const jquery = { files: ['vendor/jquery-3.7.1.min.js'] };
@@ -375,11 +421,9 @@ describe('unsafe-html', () => {
     'cache.innerHTML.count = n;',
     'x = el.insertAdjacentHTML;',
     "Object.assign(el, { innerHTML: '<b>x</b>' });",
-    'window.Object.assign(el, { innerHTML: html });',
-    'obj.assign(el, { innerHTML: html });',
-    'f({ innerHTML: html });',
-    'Object.x.assign(el, { innerHTML: html }); $.assign(el, { innerHTML: html });',
-    'window.assign(el, { innerHTML: html }); Lodash.assign(el, { innerHTML: html }); make().assign(el, { innerHTML: html });',
+    'const saved = { innerHTML: html };',
+    'function f() { return { outerHTML: html }; }',
+    "h('div', { innerHTML: null, title: t }); h('p', { innerHTML: '' });",
     'a.b.document.write(x);',
     'document.body.write(x);',
     'html.write(part);',

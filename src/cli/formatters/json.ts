@@ -28,6 +28,7 @@ export function jsonReport(report: Report, options: FormatOptions): object {
       ...(p.built !== undefined ? { built: p.built } : {}),
       ...(p.data !== undefined ? { data: p.data } : {}),
       ...(p.library ? { library: true } : {}),
+      ...(p.package !== undefined ? { package: p.package } : {}),
     })),
     ...(report.excluded ? { excluded: report.excluded } : {}),
     ...(report.mapNotes ? { mapNotes: report.mapNotes } : {}),

@@ -1,6 +1,6 @@
 import { showName } from '../../core/format-bytes.js';
 import type { Problem, Report } from '../../core/problem.js';
-import { librarySummary, splitLibraryWarnings } from './library-summary.js';
+import { isSummed, libraryGroups, librarySummary, splitLibraryWarnings } from '../../core/library-summary.js';
 import { listLeftOut } from './left-out.js';
 import { palette } from './palette.js';
 import { builtPlace, summaryLine, visibleProblems, type FormatOptions } from './shared.js';
@@ -13,7 +13,13 @@ import { builtPlace, summaryLine, visibleProblems, type FormatOptions } from './
 export function formatText(report: Report, options: FormatOptions): string {
   const chalk = palette(options.colour);
   const groups = new Map<string, Problem[]>();
+  // A package's warnings are summed up once for the whole package, after the files.
+  const packaged: Problem[] = [];
   for (const problem of visibleProblems(report, options)) {
+    if (!options.verbose && isSummed(problem) && problem.package !== undefined) {
+      packaged.push(problem);
+      continue;
+    }
     const key = problem.file ?? '';
     groups.set(key, [...(groups.get(key) ?? []), problem]);
   }
@@ -36,6 +42,10 @@ export function formatText(report: Report, options: FormatOptions): string {
       out.push(`  ${location}${chalk.yellow('warning')}  ${showName(librarySummary(file, summed))}`);
     }
     out.push('');
+  }
+  for (const [pkg, warnings] of libraryGroups(packaged)) {
+    out.push(chalk.underline(showName(`node_modules/${pkg}`)));
+    out.push(`  ${chalk.yellow('warning')}  ${showName(librarySummary(pkg, warnings, pkg))}`, '');
   }
   if (report.mapNotes && !options.quiet) {
     // Why a finding in a built file was not placed at its source, though the file has a map.

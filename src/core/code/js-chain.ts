@@ -44,6 +44,10 @@ export class ChainState implements Chain {
   private readonly columns = new Int32Array(MAX_NAMES);
   private readonly buffers: Array<Uint8Array | undefined> = new Array(MAX_NAMES).fill(undefined);
   private readonly texts: Array<string | undefined> = new Array(MAX_NAMES).fill(undefined);
+  /** The name the chain's expression is assigned to, as a getter (decoded only when asked), else undefined. */
+  target: (() => string) | undefined = undefined;
+  /** For a chain that is not rooted: the plain name right before its first `.`, as a getter, else undefined. */
+  ownerName: (() => string) | undefined = undefined;
 
   start(rooted: boolean, receiver: number, depth: number, lead: number): void {
     this.length = 0;
@@ -58,6 +62,16 @@ export class ChainState implements Chain {
     this.interest = 0;
     this.depth = depth;
     this.lead = lead;
+    this.target = undefined;
+    this.ownerName = undefined;
+  }
+
+  owner(): string {
+    return this.ownerName?.() ?? '';
+  }
+
+  assigned(): string {
+    return this.target?.() ?? '';
   }
 
   /** Adds a name given by its bytes, or by its text (a literal in brackets, an alias's part). */

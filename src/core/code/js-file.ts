@@ -5,7 +5,7 @@ import { isGlobalObject } from './js-chain.js';
 import type { ExportTarget, ModuleCondition, ModuleExports } from './module-links.js';
 import { ScopedValues } from './scoped-values.js';
 import { P_COLON, P_COMMA, P_MINUS, P_PLUS, P_RBRACE, P_RBRACKET, P_RPAREN, P_SEMI, P_TEMPLATE_CLOSE, P_TEMPLATE_OPEN } from './js-lexer.js';
-import { K_END, K_NUMBER, K_PUNCT, K_STRING, K_TEMPLATE_END, K_TEMPLATE_START } from './js-rule.js';
+import { K_END, K_NAME, K_NUMBER, K_PUNCT, K_STRING, K_TEMPLATE_END, K_TEMPLATE_START } from './js-rule.js';
 import type { BundleFacts, JsDetector, JsRuleContext, JsRuleHandlers, Literal, Token } from './js-rule.js';
 import { BRIDGE_RULE_IDS } from './rule-ids.js';
 import type { JsWalker } from './js-walker.js';
@@ -182,8 +182,14 @@ export class JsFileState {
       toolType: this.toolType,
       toolTypeDeclared: this.toolTypeDeclared,
       bundle: this.bundle,
-      report: (ruleId, line, column, data) => this.report.add(ruleId, line, column, data, BRIDGE_RULE_IDS.has(ruleId) ? this.conditions[walker().reportCondition()] : undefined),
-      reportUse: (word, ruleId, line, column, data) => walker().scope.use({ bit: scopeBit(word), ruleId, line, column, data }),
+      report: (ruleId, line, column, data) => {
+        if (data.guarded === true) walker().noteGuarded(data);
+        this.report.add(ruleId, line, column, data, BRIDGE_RULE_IDS.has(ruleId) ? this.conditions[walker().reportCondition()] : undefined);
+      },
+      reportUse: (word, ruleId, line, column, data) => {
+        if (data.guarded === true) walker().noteGuarded(data);
+        walker().scope.use({ bit: scopeBit(word), ruleId, line, column, data });
+      },
       tagCall: (tag) => walker().tagCall(tag),
       watch: (watcher) => walker().watch(watcher),
       readLiteral: (done) => {
@@ -195,6 +201,9 @@ export class JsFileState {
       readArguments: (index, bad) => walker().watch(argumentReader(walker().depth(), index, bad)),
       onObjectEnd: (done) => walker().onObjectEnd(done),
       propertyBit: (word) => PROPERTY_BIT[word] ?? 0,
+      scopeMark: (outer) => walker().scopeMark(outer),
+      inScope: (mark) => walker().inScope(mark),
+      guarded: () => walker().guarded,
     };
   }
 }
@@ -207,6 +216,9 @@ const R_FIRST = 0;
 const R_SIGNED = 1;
 const R_TEMPLATE = 2;
 const R_AFTER = 3;
+const R_VOID = 4;
+
+const EMPTY: Literal = { kind: 'empty' };
 
 /** Reads one expression: a plain literal followed by its end, or anything else. */
 function literalReader(done: (value: Literal | undefined) => void): (token: Token) => boolean {
@@ -227,7 +239,11 @@ function literalReader(done: (value: Literal | undefined) => void): (token: Toke
           if (token.punct === P_MINUS) sign = -1;
           return true;
         }
-        if (token.kind === K_NUMBER) value = { kind: 'number', value: sign * token.numberValue() };
+        if (token.kind === K_NAME && state === R_FIRST && (token.word === W.null || token.word === W.undefined)) value = EMPTY;
+        else if (token.kind === K_NAME && state === R_FIRST && token.word === W.void) {
+          state = R_VOID;
+          return true;
+        } else if (token.kind === K_NUMBER) value = { kind: 'number', value: sign * token.numberValue() };
         else if (token.kind === K_STRING && state === R_FIRST) value = { kind: 'string', value: token.stringValue() ?? '' };
         else if (token.kind === K_TEMPLATE_START && state === R_FIRST) {
           state = R_TEMPLATE;
@@ -236,6 +252,15 @@ function literalReader(done: (value: Literal | undefined) => void): (token: Toke
           done(undefined);
           return false;
         }
+        state = R_AFTER;
+        return true;
+      case R_VOID:
+        // `void 0`, as minifiers write undefined; `void f()` is not nothing.
+        if (token.kind !== K_NUMBER) {
+          done(undefined);
+          return false;
+        }
+        value = EMPTY;
         state = R_AFTER;
         return true;
       case R_TEMPLATE:

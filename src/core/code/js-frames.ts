@@ -11,6 +11,7 @@ export const FR_PAREN = 1;
 export const FR_CONTROL = 2; // the head of if/while/for/with/switch
 export const FR_CALL = 4;
 export const FR_ARGS = 8; // a `(` after a value: a call's arguments, or a method's or function's parameters
+export const FR_TRY = 16; // the block of a `try`
 
 /** Deeper frames are not tracked (a hostile file could nest without end). */
 export const MAX_FRAMES = 1 << 16;
@@ -30,6 +31,16 @@ export class Frames {
   keys = new Uint32Array(64);
   /** First word of the chain this frame's call was made on. */
   callRoots = new Int32Array(64);
+  /**
+   * The depth of the innermost `try` block the frame is in, where a throw is caught (0: none). A
+   * function's body starts again at 0: what it runs is not run where it is written.
+   */
+  guards = new Int32Array(64);
+  /** Data of findings made inside the `try` block at this depth, to unmark if no `catch` follows it. */
+  guarded: Array<Array<Record<string, unknown>> | undefined> = [];
+  /** A number no other frame opened in the file has, for marks of scope (JsRuleContext.scopeMark). */
+  serials = new Int32Array(64);
+  private opened = 0;
   /** Uses of globals waiting for the frame to close. */
   uses: Array<Use[] | undefined> = [];
   objectEnds: Array<Array<(keys: number) => void> | undefined> = [];
@@ -41,9 +52,11 @@ export class Frames {
   heldObjectEnds: Array<Array<() => void> | undefined> = [];
   aliasParams: Array<string[] | undefined> = [];
 
-  open(depth: number, flags: number): void {
+  open(depth: number, flags: number, functionBody = false): void {
     if (depth >= this.flags.length) this.grow(depth);
     this.flags[depth] = flags;
+    this.guards[depth] = flags & FR_TRY ? depth : functionBody ? 0 : this.guards[depth - 1]!;
+    this.guarded[depth] = undefined;
     this.declared[depth] = 0;
     this.bindings[depth] = 0;
     this.ownTags[depth] = 0;
@@ -51,6 +64,7 @@ export class Frames {
     this.contextConditions[depth] = this.contextConditions[depth - 1]!;
     this.keys[depth] = 0;
     this.callRoots[depth] = -1;
+    this.serials[depth] = ++this.opened;
     this.uses[depth] = undefined;
     this.objectEnds[depth] = undefined;
   }
@@ -83,6 +97,12 @@ export class Frames {
     const roots = new Int32Array(size);
     roots.set(this.callRoots);
     this.callRoots = roots;
+    const guards = new Int32Array(size);
+    guards.set(this.guards);
+    this.guards = guards;
+    const serials = new Int32Array(size);
+    serials.set(this.serials);
+    this.serials = serials;
     const conditions = new Int32Array(size);
     conditions.set(this.contextConditions);
     this.contextConditions = conditions;

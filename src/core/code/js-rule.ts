@@ -59,6 +59,16 @@ export interface Chain {
   readonly aliased: boolean;
   /** How many of the names the alias stood for. */
   readonly aliasLength: number;
+  /**
+   * The plain name that the expression starting with this chain is assigned to (`t =
+   * document.createElement(…)`, `const t = …`), or ''.
+   */
+  assigned(): string;
+  /**
+   * For a chain that is not rooted and follows a plain name and a `.` (`t.innerHTML`, `t` being no
+   * name the checks know, so it starts no chain): that name, else ''.
+   */
+  owner(): string;
   /** WORDS number of name `i`, or -1. */
   word(i: number): number;
   /** Text of name `i`. */
@@ -69,8 +79,11 @@ export interface Chain {
   globalPrefix(): number;
 }
 
-/** A plain literal as written: a number (with its sign), or the text of a string or of a template without `${…}`. */
-export type Literal = { kind: 'number'; value: number } | { kind: 'string'; value: string };
+/**
+ * A plain literal as written: a number (with its sign), the text of a string or of a template
+ * without `${…}`, or nothing (`null`, `undefined`, `void 0`).
+ */
+export type Literal = { kind: 'number'; value: number } | { kind: 'string'; value: string } | { kind: 'empty' };
 
 /** An object-literal property whose key a rule asked for, at its `:`. */
 export interface Property {
@@ -81,6 +94,8 @@ export interface Property {
   readonly callTag: number;
   /** The nearest tag of any enclosing call (`quotes.create({ lines: [{…}] })`). */
   readonly contextTag: number;
+  /** The object is itself an argument of a call: `h('div', { innerHTML: html })`. */
+  readonly argument: boolean;
 }
 
 /** `const|let|var name = init` or one plain element of `const { key: name } = init`. */
@@ -158,6 +173,19 @@ export interface JsRuleContext {
   onObjectEnd(done: (keys: number) => void): void;
   /** The bit of a property word in the masks given to onObjectEnd. */
   propertyBit(word: number): number;
+  /**
+   * A mark of the innermost bracket frame open now, or of the one `outer` levels out (1 from a
+   * chain that ended at a call's `(`, which is open by then), for {@link inScope}.
+   */
+  scopeMark(outer?: number): number;
+  /** True while the frame that `mark` was taken in is still open (the current point is inside it). */
+  inScope(mark: number): boolean;
+  /**
+   * True when the current point is inside a `try` block, outside any function written there: what
+   * throws here is caught. A finding whose data has `guarded: true` loses it when the block turns
+   * out to have no `catch`.
+   */
+  guarded(): boolean;
 }
 
 export interface JsRuleHandlers {

@@ -4,6 +4,7 @@ import { ChainState, isGlobalObject } from './js-chain.js';
 import { CHAIN_INTEREST, PROPERTY_BIT, PROPERTY_INTEREST, SCOPE_BIT, type JsFileState } from './js-file.js';
 import {
   F_OBJECT,
+  F_PAREN,
   JsLexer,
   P_ARROW,
   P_ASSIGN,
@@ -26,7 +27,7 @@ import {
 } from './js-lexer.js';
 import { Declarations } from './js-declarations.js';
 import type { Alias, Constant } from './js-file.js';
-import { FR_ARGS, FR_CALL, FR_CONTROL, FR_PAREN, Frames, MAX_FRAMES } from './js-frames.js';
+import { FR_ARGS, FR_CALL, FR_CONTROL, FR_PAREN, FR_TRY, Frames, MAX_FRAMES } from './js-frames.js';
 import { ModuleStatements } from './js-modules.js';
 import { Scope } from './js-scope.js';
 import { TokenView } from './js-token.js';
@@ -116,6 +117,18 @@ export class JsWalker implements JsTokenHandler {
   shorthand = -1;
   /** The chain being handed to the rules, while it is. */
   private handling: ChainState | undefined;
+  // The last name token read, and the plain name an `=` right after it assigns to, for Chain.assigned.
+  private lastNameSerial = -1;
+  private lastNameAfterDot = false;
+  private lastNameBytes: Buffer | undefined;
+  private lastNameStart = 0;
+  private lastNameEnd = 0;
+  private assignSerial = -1;
+  /** When the last `)` of a call's arguments or a parameter list closed. */
+  private argsClosedSerial = -1;
+  private assignBytes: Buffer | undefined;
+  private assignStart = 0;
+  private assignEnd = 0;
 
   /** For an inline module: where its top-level aliases and constants start, to be given up at its end. */
   private readonly moduleMarks: { aliases: number; constants: number } | undefined;
@@ -230,6 +243,65 @@ export class JsWalker implements JsTokenHandler {
     this.state.constants.set(word, { value, depth } satisfies Constant, depth);
   }
 
+  scopeMark(outer = 0): number {
+    const depth = Math.min(Math.max(0, this.lexer.depth - outer), MAX_FRAMES - 1);
+    return depth === 0 ? 0 : this.frames.serials[depth]!;
+  }
+
+  inScope(mark: number): boolean {
+    if (mark === 0) return true;
+    for (let depth = Math.min(this.lexer.depth, MAX_FRAMES - 1); depth > 0; depth--) if (this.frames.serials[depth] === mark) return true;
+    return false;
+  }
+
+  /** Inside a `try` block (outside any function written there) at the current point. */
+  get guarded(): boolean {
+    const depth = this.lexer.depth;
+    return depth > 0 && depth < MAX_FRAMES && this.frames.guards[depth]! > 0;
+  }
+
+  /** Keeps a guarded finding's data, to unmark it if its `try` turns out to have no `catch`. */
+  noteGuarded(data: Record<string, unknown>): void {
+    const depth = this.lexer.depth;
+    if (depth <= 0 || depth >= MAX_FRAMES) return;
+    const at = this.frames.guards[depth]!;
+    if (at > 0) (this.frames.guarded[at] ??= []).push(data);
+  }
+
+  /** A `try` block ends: what was found in it is guarded only if a `catch` comes next (`finally` alone rethrows). */
+  private endTry(depth: number): void {
+    const found = this.frames.guarded[depth];
+    this.frames.guarded[depth] = undefined;
+    if (!found) return;
+    let first = true;
+    this.watch((token) => {
+      if (first) {
+        first = false;
+        return true;
+      }
+      if (!(token.kind === K_NAME && token.word === W.catch)) for (const data of found) delete data.guarded;
+      return false;
+    });
+  }
+
+  /** The last name token read (before the current one), decoded when asked. */
+  private nameBefore(): () => string {
+    const bytes = this.lastNameBytes;
+    const start = this.lastNameStart;
+    const end = this.lastNameEnd;
+    let text: string | undefined;
+    return () => (text ??= bytes ? decodeRange(bytes, start, end) : '');
+  }
+
+  /** The name the `=` just read assigns to, decoded when asked. */
+  private assignTarget(): () => string {
+    const bytes = this.assignBytes;
+    const start = this.assignStart;
+    const end = this.assignEnd;
+    let text: string | undefined;
+    return () => (text ??= bytes ? decodeRange(bytes, start, end) : '');
+  }
+
   watch(watcher: (token: Token) => boolean): void {
     // A watcher sees the token being handled first.
     if (watcher(this.token)) {
@@ -247,6 +319,13 @@ export class JsWalker implements JsTokenHandler {
 
   name(bytes: Buffer, start: number, end: number, word: number, afterDot: boolean): void {
     this.setToken(K_NAME, 0, word, bytes, start, end);
+    // `t.innerHTML`: the name before the `.`, when it starts no chain of its own.
+    const owner = afterDot && this.lastNameSerial === this.serial - 2 && !this.lastNameAfterDot ? this.nameBefore() : undefined;
+    this.lastNameSerial = this.serial;
+    this.lastNameAfterDot = afterDot;
+    this.lastNameBytes = bytes;
+    this.lastNameStart = start;
+    this.lastNameEnd = end;
     const chain = this.chain;
     if (this.bracket !== BR_OFF) this.bracketOff();
     const continues = afterDot && chain.length > 0 && chain.dot && !this.held;
@@ -270,6 +349,7 @@ export class JsWalker implements JsTokenHandler {
       this.receiver = -1;
       if ((word >= 0 && CHAIN_INTEREST[word] !== 0) || receiver >= 0) {
         chain.start(false, receiver, lexer.depth, lexer.previousPunct);
+        chain.ownerName = owner;
         chain.push(word, bytes, start, end, undefined, lexer.fileLine(), lexer.fileColumn(start));
         if (word >= 0) chain.interest |= CHAIN_INTEREST[word]!;
       }
@@ -300,6 +380,7 @@ export class JsWalker implements JsTokenHandler {
       chain.start(true, -1, lexer.depth, previousPunct);
       chain.push(word, bytes, start, end, undefined, lexer.fileLine(), lexer.fileColumn(start));
       chain.interest = CHAIN_INTEREST[word]!;
+      if (this.assignSerial === this.serial - 1) chain.target = this.assignTarget();
       return;
     }
     const state = this.state;
@@ -330,6 +411,12 @@ export class JsWalker implements JsTokenHandler {
 
   punct(kind: number, at: number): void {
     this.setToken(K_PUNCT, kind, -1, undefined, at, at);
+    if (kind === P_ASSIGN && this.lastNameSerial === this.serial - 1 && !this.lastNameAfterDot) {
+      this.assignSerial = this.serial;
+      this.assignBytes = this.lastNameBytes;
+      this.assignStart = this.lastNameStart;
+      this.assignEnd = this.lastNameEnd;
+    }
     const lexer = this.lexer;
     const depth = lexer.depth;
     const chain = this.chain;
@@ -348,7 +435,8 @@ export class JsWalker implements JsTokenHandler {
       } else this.endChain();
     } else if (kind === P_LBRACKET && lexer.afterValue()) this.openBracket(depth);
 
-    if (this.declaring && (kind === P_LPAREN || kind === P_LBRACE)) this.declaring = false;
+    // `class: 'x'` is an object key, not a declaration.
+    if (this.declaring && (kind === P_LPAREN || kind === P_LBRACE || kind === P_COLON)) this.declaring = false;
     if (this.scope.pending) this.scope.settle(this.tokenKind, this.tokenPunct);
     if (this.watchers.length > 0) this.runWatchers();
     if (this.keyWord >= 0) {
@@ -540,6 +628,14 @@ export class JsWalker implements JsTokenHandler {
   private openFrame(depth: number, kind: number): void {
     if (depth >= MAX_FRAMES) return;
     let flags = 0;
+    if (kind === P_LBRACE) {
+      const lexer = this.lexer;
+      if (lexer.previousPunct === 0 && lexer.previousWord === W.try) flags = FR_TRY;
+      // `=> {`, and `) {` after a parameter list: a function's body.
+      const body = lexer.previousPunct === P_ARROW || (lexer.previousPunct === P_RPAREN && this.argsClosedSerial === this.serial - 1);
+      this.frames.open(depth, flags, body);
+      return;
+    }
     if (kind === P_LPAREN) {
       flags = FR_PAREN;
       const previousWord = this.lexer.previousWord;
@@ -551,7 +647,11 @@ export class JsWalker implements JsTokenHandler {
   }
 
   private closeFrame(kind: number, depth: number): void {
-    if (kind === P_RPAREN && depth < MAX_FRAMES) this.calledRoot = (this.frames.flags[depth]! & FR_CALL) !== 0 ? this.frames.callRoots[depth]! : -1;
+    if (kind === P_RPAREN && depth < MAX_FRAMES) {
+      this.calledRoot = (this.frames.flags[depth]! & FR_CALL) !== 0 ? this.frames.callRoots[depth]! : -1;
+      if (this.frames.flags[depth]! & FR_ARGS) this.argsClosedSerial = this.serial;
+    }
+    if (kind === P_RBRACE && depth < MAX_FRAMES && this.frames.flags[depth]! & FR_TRY) this.endTry(depth);
     this.scope.close(kind, depth);
     const state = this.state;
     if (state.aliases.deepest >= depth) state.aliases.close(depth);
@@ -646,7 +746,8 @@ export class JsWalker implements JsTokenHandler {
     const word = this.keyWord;
     if (depth === 0 || depth >= MAX_FRAMES || this.lexer.frameKind() !== F_OBJECT) return;
     this.frames.keys[depth] = this.frames.keys[depth]! | PROPERTY_BIT[word]!;
-    const property = { key: word, line: this.keyLine, column: this.keyColumn, callTag: this.frames.ownTags[depth - 1]!, contextTag: this.frames.contextTags[depth]! };
+    const argument = this.lexer.frameKind(depth - 1) === F_PAREN && (this.frames.flags[depth - 1]! & FR_ARGS) !== 0;
+    const property = { key: word, line: this.keyLine, column: this.keyColumn, callTag: this.frames.ownTags[depth - 1]!, contextTag: this.frames.contextTags[depth]!, argument };
     const handlers = this.state.handlers;
     if (shorthand) this.shorthand = word;
     for (let bits = PROPERTY_INTEREST[word]!, i = 0; bits !== 0; bits >>>= 1, i++) {

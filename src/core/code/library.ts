@@ -30,6 +30,16 @@ export function isLibraryPath(path: string): boolean {
   return folders.some((folder) => LIBRARY_FOLDERS.has(folder.toLowerCase()));
 }
 
+/** The npm package a path under node_modules/ belongs to (`@scope/name` or `name`), else undefined. */
+export function packageOf(path: string): string | undefined {
+  const parts = path.split('/');
+  const at = parts.lastIndexOf('node_modules');
+  if (at < 0 || at + 1 >= parts.length - 1) return undefined;
+  const first = parts[at + 1]!;
+  if (!first.startsWith('@')) return first;
+  return at + 2 < parts.length - 1 ? `${first}/${parts[at + 2]}` : undefined;
+}
+
 /** Bytes looked at for a banner or a UMD wrapper. */
 const HEAD_BYTES = 1024;
 

@@ -24,6 +24,8 @@ export const WORDS = [
   'cookie', 'innerHTML', 'outerHTML', 'insertAdjacentHTML', 'write', 'writeln', 'srcdoc', 'createContextualFragment',
   'setHTMLUnsafe', 'Object', 'assign', 'html', '$', 'jQuery', 'lineType', 'productId',
   'qty', 'unitPrice', 'taxRate', 'discountPercent', 'lines',
+  // HTML given to the DOM by frameworks, elements whose text is not markup, and values that clear.
+  'dangerouslySetInnerHTML', '__html', 'createElement', 'type', 'null', 'undefined',
 ] as const;
 
 export type Word = (typeof WORDS)[number];
