@@ -10,7 +10,7 @@ import { DevServerError } from './errors.js';
 export { DevServerError } from './errors.js';
 import { createEventHub, type DevEvent } from './events.js';
 import type { ValidateOptions } from '../core/validate.js';
-import { collectFindings } from './findings.js';
+import { collectFindings, type ServedFindings } from './findings.js';
 import { allowedHostNames, isLoopbackAddress, isWildcardAddress, networkAddresses, urlHostName } from './host-check.js';
 import { routeHostRequest } from './host-routes.js';
 import { sendText } from './http-utils.js';
@@ -126,6 +126,12 @@ export interface DevServer {
   readonly port: number;
   readonly toolPort: number;
   readonly settingsFile: string;
+  /**
+   * With `url`: what validate's code rules found in the modules the other server serves (the Vite
+   * plugin checks each one as it is served), shown in the findings panel beside the build's, which
+   * then gives only what waits for a build. Null: no module is checked.
+   */
+  setServedFindings(served: Omit<ServedFindings, 'ruleIds'> | null): void;
   /** Stops listening, closes every connection and watcher, and waits for pending settings writes. */
   close(): Promise<void>;
 }
@@ -376,6 +382,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     port: hostPort,
     toolPort,
     settingsFile,
+    setServedFindings(served) {
+      session.setServedFindings(served);
+      emit({ type: 'state' });
+    },
     close() {
       closing ??= (async () => {
         for (const watcher of watchers) watcher.close();

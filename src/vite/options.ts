@@ -36,4 +36,11 @@ export interface PipelinePluginOptions {
   inlineLimit?: number;
   /** Check the built folder with `pipeline-tool validate`'s rules after each build. Default true. */
   validate?: boolean;
+  /**
+   * While `vite` serves: check each module as it is served, and again at each save, with
+   * `pipeline-tool validate`'s code rules (browser storage, dialogs, unsafe HTML, bridge calls),
+   * placed at the author's line; shown in the host page's findings panel, the terminal and, for
+   * errors, Vite's error overlay. Default true.
+   */
+  checkServed?: boolean;
 }

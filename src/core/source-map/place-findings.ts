@@ -4,7 +4,7 @@ import type { DisableDirective } from '../code/scanner.js';
 import { UNKNOWN_DISABLE_DIRECTIVE } from '../code/rule-ids.js';
 import { extensionOf } from '../paths.js';
 import { sourceDirectives } from './source-directives.js';
-import { createSourcePlacer, MAX_MAP_BYTES, type SourcePosition } from './source-placer.js';
+import { createSourcePlacer, MAX_MAP_BYTES, type SourcePlacerOptions, type SourcePosition } from './source-placer.js';
 
 /** Where validate looks for source maps, and what the sources it finds are relative to. */
 export interface SourceMapOptions {
@@ -18,6 +18,11 @@ export interface SourceMapOptions {
    * through maps only when this names the folder it was packed from (`pack` does so).
    */
   folder?: string;
+  /**
+   * The text of a map file by its path in the folder, for maps that are not on disk (a dev server's
+   * modules, whose maps it holds in memory); see {@link SourcePlacerOptions.readMap}.
+   */
+  readMap?: SourcePlacerOptions['readMap'];
 }
 
 /** A finding's place as the rules found it. */
@@ -58,6 +63,7 @@ export async function placeAtSources<T extends Located>(findings: readonly T[], 
   const placer = createSourcePlacer({
     folder,
     root,
+    ...(options.readMap === undefined ? {} : { readMap: options.readMap }),
     readBuilt: async (file) => {
       const entry = source.entries.find((candidate) => candidate.path === file && candidate.kind === 'file');
       // An entry whose bytes the archive could not vouch for has no trustworthy text to map.
