@@ -128,6 +128,8 @@ export interface DevSession {
   current(): { entry: string; sdkVersion: string };
   setTool(tool: ToolInfo): void;
   setFindings(findings: Findings): void;
+  /** The findings as the panel shows them: the folder's or the build's, with the served modules' (null until the first check). */
+  findings(): Findings | null;
   /** What the code rules found in the modules another dev server serves; null: none are checked. */
   setServedFindings(served: Omit<ServedFindings, 'ruleIds'> | null): void;
   /** New fixture data; the open quote starts over from it. */
@@ -151,6 +153,7 @@ export function createDevSession(options: DevSessionOptions): DevSession {
   let queue: Promise<unknown> = Promise.resolve();
   const sequencer = createCallSequencer({ gapMs: options.gapMs ?? 2000 });
 
+  const currentFindings = () => (findings === null ? null : withServedFindings(findings, served));
   const toolType = (): BridgeToolType => choices.toolType ?? tool.manifestType ?? 'standalone';
   const context = (): BridgeContextDto => ({
     ...fixtures.context,
@@ -285,7 +288,7 @@ export function createDevSession(options: DevSessionOptions): DevSession {
         editor: platform.editorView(),
         preview: platform.customerPreview(),
         createdQuotes: platform.createdQuotes(),
-        findings: findings === null ? null : withServedFindings(findings, served),
+        findings: currentFindings(),
         fixtures: { file: options.fixturesFile, error: fixtureError, reloading: fixturesReloading },
         settings: {
           file: options.settings.file,
@@ -305,6 +308,7 @@ export function createDevSession(options: DevSessionOptions): DevSession {
     setFindings(next) {
       findings = next;
     },
+    findings: currentFindings,
     setServedFindings(next) {
       served = next;
     },

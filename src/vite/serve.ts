@@ -18,6 +18,14 @@ import { createServedChecks, type ServedChecks } from './served-checks.js';
 
 const PREFIX = '[pipeline-tool]';
 
+/** Vite's hot update events as DOM events of the page, which the frame reporter (a classic script) can hear. */
+const HOT_UPDATE_EVENTS = [
+  'if (import.meta.hot) {',
+  "  import.meta.hot.on('vite:beforeUpdate', () => window.dispatchEvent(new Event('pipeline:hot-update-start')));",
+  "  import.meta.hot.on('vite:afterUpdate', () => window.dispatchEvent(new Event('pipeline:hot-update')));",
+  '}',
+].join('\n');
+
 /**
  * The host of the Vite server that closed last, while it closes. Vite restarts its server when
  * vite.config.ts changes, with a new instance of this plugin; the new host waits for the old one,
@@ -58,7 +66,12 @@ export function servePlugin(options: PipelinePluginOptions): Plugin & { servedCh
       async handler() {
         if (host === undefined) return [];
         const { sdkUrl } = await host;
-        return sdkUrl === null ? [] : [{ tag: 'script', attrs: { src: sdkUrl }, injectTo: 'head-prepend' }];
+        if (sdkUrl === null) return [];
+        return [
+          { tag: 'script', attrs: { src: sdkUrl }, injectTo: 'head-prepend' },
+          // Tells the frame reporter (in the SDK's script) of each hot update, so the host page's box of problems empties.
+          { tag: 'script', attrs: { type: 'module' }, children: HOT_UPDATE_EVENTS, injectTo: 'head' },
+        ];
       },
     },
   };
