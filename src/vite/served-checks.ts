@@ -51,7 +51,8 @@ interface Checked {
 export function createServedChecks(options: ServedChecksOptions): ServedChecks {
   const pending = new Set<string>();
   const checked = new Map<string, Checked>();
-  let timer: NodeJS.Timeout | undefined;
+  // The round of checks to come, once Vite has answered; the rounds run one after another.
+  let next: Promise<void> | undefined;
   let running: Promise<void> = Promise.resolve();
   // Loaded with the first check: the rules are not needed to start the server.
   let check: Promise<{ checkServedModule: typeof checkServedModule }> | undefined;
@@ -61,9 +62,11 @@ export function createServedChecks(options: ServedChecksOptions): ServedChecks {
     pending.clear();
     const environment = options.environment();
     if (environment === undefined) return;
-    const project = await options.project;
-    const manifest = await readFile(options.manifestFile).catch(() => undefined);
-    const { checkServedModule } = await (check ??= import('../core/served/check-module.js'));
+    const [project, manifest, { checkServedModule }] = await Promise.all([
+      options.project,
+      readFile(options.manifestFile).catch(() => undefined),
+      (check ??= import('../core/served/check-module.js')),
+    ]);
     const changed: Checked[] = [];
     const before = new Map<string, ServedProblem[]>();
     for (const id of ids) {
@@ -75,6 +78,8 @@ export function createServedChecks(options: ServedChecksOptions): ServedChecks {
       if (result === null) continue;
       const previous = checked.get(module.url);
       if (previous?.code === result.code) continue;
+      // Requests that came meanwhile go first.
+      if (changed.length > 0) await new Promise((resolve) => setImmediate(resolve));
       const problems = await checkServedModule(
         { path: shown, code: result.code, ...(result.map === null ? {} : { map: result.map }) },
         { folder: options.folder, root: project.root, rules: project.rules, overrides: project.overrides, ...(manifest === undefined ? {} : { manifest }) },
@@ -86,8 +91,6 @@ export function createServedChecks(options: ServedChecksOptions): ServedChecks {
       before.set(module.url, previous?.problems ?? []);
       checked.set(module.url, entry);
       changed.push(entry);
-      // Requests that came meanwhile go first.
-      await new Promise((resolve) => setImmediate(resolve));
     }
     // A module Vite no longer has (its file deleted, its importer gone) no longer runs.
     let pruned = false;
@@ -104,24 +107,19 @@ export function createServedChecks(options: ServedChecksOptions): ServedChecks {
     options.onResult({ problems, modules: checked.size });
   };
 
-  const start = () => {
-    timer = undefined;
-    running = running.then(round).catch((error: unknown) => options.logger.error(`${PREFIX} checking served modules failed: ${error instanceof Error ? error.message : String(error)}`));
-  };
-
   return {
     served(id) {
       pending.add(id);
-      // After the request that served it: the check reads what Vite sent.
-      timer ??= setTimeout(start, 0);
+      // After the hook has returned: the check reads what Vite sends, once it is made.
+      next ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        next = undefined;
+        running = running.then(round).catch((error: unknown) => options.logger.error(`${PREFIX} checking served modules failed: ${error instanceof Error ? error.message : String(error)}`));
+        return running;
+      });
     },
     async idle() {
-      for (;;) {
-        if (timer !== undefined) await new Promise((resolve) => setTimeout(resolve, 1));
-        const current = running;
-        await current;
-        if (timer === undefined && pending.size === 0 && current === running) return;
-      }
+      while (next !== undefined || pending.size > 0) await (next ?? running);
+      await running;
     },
   };
 }
