@@ -107,6 +107,24 @@ describe('pipeline-tool/vite checks each module as Vite serves it', () => {
     expect(state.served?.problems.filter((problem) => problem.file === 'src/App.tsx').map(({ ruleId, line: at, column: col }) => ({ ruleId, line: at, column: col }))).toEqual([{ ruleId: 'dialog-call', line, column }]);
     await waitFor(() => logger.text('info').includes('browser-storage is gone'), SETTLE_MS, 'the terminal to hear that the finding went');
   });
+
+  it("puts an error in Vite's error overlay, at the author's file and line", async () => {
+    const environment = server.environments['client']!;
+    const sent: { type: string; err?: { plugin?: string; message: string; loc?: { file?: string; line: number; column: number } } }[] = [];
+    const send = environment.hot.send.bind(environment.hot);
+    environment.hot.send = ((payload: (typeof sent)[number]) => {
+      sent.push(payload);
+      return send(payload as never);
+    }) as typeof environment.hot.send;
+    const code = "export function refresh() {\n  return (window as any).pipeline.quotes.reload();\n}\n";
+    writeFileSync(path.join(root, 'src/refresh.ts'), code);
+    await served('src/refresh.ts');
+    const overlay = await waitFor(() => sent.find((payload) => payload.type === 'error' && payload.err?.plugin === 'pipeline-tool'), SETTLE_MS, 'the error overlay');
+    expect(overlay.err?.message).toContain('(bridge-unknown-method)');
+    const { line, column } = positionOf(code, 'window');
+    expect(overlay.err?.loc).toEqual({ file: path.join(root, 'src/refresh.ts'), line, column });
+    expect(logger.text('error')).toMatch(new RegExp(`\\[pipeline-tool\\] src/refresh\\.ts:${line}:${column}: .*\\(bridge-unknown-method, served: src/refresh\\.ts:`));
+  });
 });
 
 describe('checkServedModule', () => {
