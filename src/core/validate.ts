@@ -45,6 +45,13 @@ export interface ValidateOptions {
    * in the built file.
    */
   sourceMaps?: SourceMapOptions | false;
+  /**
+   * Run these rules only: a narrower check than the gate, for what can be judged without the whole
+   * bundle (the Vite plugin checks each module it serves this way, with the ids of code/rule-ids.ts SERVED_RULE_IDS).
+   * Rules outside the list do not run, locked ones included, and work done only for them (V8's
+   * parse for js-syntax) is skipped.
+   */
+  only?: readonly string[];
 }
 
 /**
@@ -57,7 +64,8 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
   const source = typeof bundle === 'string' ? await openBundleToCheck(bundle) : bundle;
   try {
     const excluded = options.excluded ?? source.excluded;
-    const ruleOff = (ruleId: string, file: string) => settings.settingFor(ruleId, file) === 'off';
+    const only = options.only === undefined ? undefined : new Set(options.only);
+    const ruleOff = (ruleId: string, file: string) => only?.has(ruleId) === false || settings.settingFor(ruleId, file) === 'off';
     const { context, directives, libraryFiles } = await inspect(source, options.budget ?? MAX_UNPACKED_BYTES, excluded ?? [], ruleOff);
     // A folder's zip may still be being measured: the rules judge its size.
     await source.sized;
@@ -65,6 +73,7 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
     // Findings that another one explains, as its rule says (`supersedes`), are left out.
     const explained: ((other: Finding) => boolean)[] = [];
     for (const rule of registry) {
+      if (only?.has(rule.id) === false) continue;
       if (settings.settingFor(rule.id, undefined) === 'off' && !settings.overridden(rule.id)) continue;
       for (const hit of rule.check(context)) {
         found.push({ rule, ruleId: rule.id, ...hit });

@@ -1,17 +1,44 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { openShippedFolder, type ShippedSource } from '../core/pack/shipment.js';
-import type { Report } from '../core/problem.js';
+import { SERVED_RULE_IDS } from '../core/code/rule-ids.js';
+import { summarise, type Report } from '../core/problem.js';
 import { limitsOf, sizeLine, type BundleLimits } from '../core/report/limits.js';
+import type { ServedProblem } from '../core/served/check-module.js';
 import { validateBundle, type ValidateOptions } from '../core/validate.js';
 
 /**
  * The validation report of the tool folder, with what its zip would use of each marketplace limit
- * (and that as the one line builds print), or why it could not be made.
+ * (and that as the one line builds print), or why it could not be made; with `served`, what the
+ * code rules find in the modules another dev server serves (the Vite plugin checks each as it is
+ * served), and the report then holds only what waits for a build.
  */
-export type Findings = { ok: true; report: Report; limits: BundleLimits; sizeLine: string } | { ok: false; message: string };
+export type Findings = ({ ok: true; report: Report; limits: BundleLimits; sizeLine: string } | { ok: false; message: string }) & { served?: ServedFindings };
 
 type FindingSettings = Pick<ValidateOptions, 'rules' | 'overrides' | 'sourceMaps'>;
+
+/** What the code rules found in the modules served so far (src/core/served/check-module.ts). */
+export interface ServedFindings {
+  problems: ServedProblem[];
+  /** How many modules were checked. */
+  modules: number;
+  /** The rules checked as served; their findings in the build's report are left out, as the served code is newer. */
+  ruleIds: readonly string[];
+}
+
+/**
+ * The build's findings with the served modules' beside them. The served code is what runs now, so
+ * the build's findings of the rules checked as served are left out: a mistake fixed since the build
+ * goes away at once, and one made since shows without a build.
+ */
+export function withServedFindings(findings: Findings, served: Omit<ServedFindings, 'ruleIds'> | null): Findings {
+  if (served === null) return findings;
+  const full: ServedFindings = { ...served, ruleIds: SERVED_RULE_IDS };
+  if (!findings.ok) return { ...findings, served: full };
+  const { report } = findings;
+  const kept = summarise(report.bundle, report.kind, report.problems.filter((problem) => !SERVED_RULE_IDS.includes(problem.ruleId)));
+  return { ...findings, report: { ...report, ...kept }, served: full };
+}
 
 /**
  * Validates the tool folder exactly as `pipeline-tool validate` does (the files pack would ship,

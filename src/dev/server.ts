@@ -10,7 +10,7 @@ import { DevServerError } from './errors.js';
 export { DevServerError } from './errors.js';
 import { createEventHub, type DevEvent } from './events.js';
 import type { ValidateOptions } from '../core/validate.js';
-import { collectFindings, renderToolReport } from './findings.js';
+import { collectFindings, renderToolReport, type Findings, type ServedFindings } from './findings.js';
 import { allowedHostNames, isLoopbackAddress, isWildcardAddress, networkAddresses, urlHostName } from './host-check.js';
 import { routeHostRequest } from './host-routes.js';
 import { sendText } from './http-utils.js';
@@ -23,6 +23,7 @@ import { handleApiHttp } from './rest/endpoint.js';
 import { createRateLimiter } from './rest/rate-limit.js';
 import { readToolInfo } from './tool-manifest.js';
 import { createRuntimePlaces } from './source-places.js';
+import { placeStorageError, type FoundPlace } from './storage-errors.js';
 import { checkFrameUrl, collectBuiltFindings, isOnThisMachine, remoteFrameWarning, renderFrameScript, startFramedReload } from './framed-page.js';
 import { MANIFEST_PATH } from '../core/paths.js';
 import { createMissingFileReporter, createReportLimiter, describeToolProblem, readToolReport } from './tool-problems.js';
@@ -86,7 +87,8 @@ export interface DevServerOptions {
   /**
    * With `url`: the folder the other server serves at the page's base path (Vite's root). What goes
    * wrong in the page's files is placed through the source maps that server sends with them, and
-   * their relative sources are found from here. Default: `sourceRoot`.
+   * their relative sources are found from here, and places in them are named as served (Vite's
+   * modules, transformed as it serves them), not built. Default: `sourceRoot`, and places are named as built.
    */
   servedRoot?: string;
   /** Watch the folder and the fixture file for live reload; true when left out. */
@@ -126,6 +128,12 @@ export interface DevServer {
   readonly port: number;
   readonly toolPort: number;
   readonly settingsFile: string;
+  /**
+   * With `url`: what validate's code rules found in the modules the other server serves (the Vite
+   * plugin checks each one as it is served), shown in the findings panel beside the build's, which
+   * then gives only what waits for a build. Null: no module is checked.
+   */
+  setServedFindings(served: Omit<ServedFindings, 'ruleIds'> | null): void;
   /** Stops listening, closes every connection and watcher, and waits for pending settings writes. */
   close(): Promise<void>;
 }
@@ -209,6 +217,12 @@ function hardenServer(
   });
 }
 
+/** Every finding of the code rules the panel shows: the served modules' and the folder's or build's. */
+function codeFindings(findings: Findings | null): FoundPlace[] {
+  if (findings === null) return [];
+  return [...(findings.served?.problems ?? []), ...(findings.ok ? findings.report.problems : [])];
+}
+
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   const log = options.onLog ?? (() => {});
   const port = checkPort(options.port, 'port', DEFAULT_DEV_PORT);
@@ -257,7 +271,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const printReport = createReportLimiter(log);
   // Aborted when dev closes: no request to a framed page's server outlives it.
   const closingController = new AbortController();
-  const runtimePlaces = createRuntimePlaces(frameBase === undefined ? { folder: realRoot } : { server: frameBase, folder: servedRoot }, sourceRoot, closingController.signal);
+  const runtimePlaces = createRuntimePlaces(
+    frameBase === undefined ? { folder: realRoot } : { server: frameBase, folder: servedRoot, modules: options.servedRoot !== undefined },
+    sourceRoot,
+    closingController.signal,
+  );
   const emit = (event: DevEvent) => {
     // The tool loads again, perhaps rebuilt with new maps.
     if (event.type === 'reload') runtimePlaces.reset();
@@ -300,7 +318,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         toolReport: async (body) => {
           const read = readToolReport(body, toolToken, frameBase);
           if (read === undefined) return undefined;
-          const problem = await runtimePlaces.place(read);
+          const problem = placeStorageError(await runtimePlaces.place(read), codeFindings(session.findings()));
           printReport(problem.kind === 'blocked' ? 'warning' : 'error', describeToolProblem(problem));
           return problem;
         },
@@ -381,6 +399,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     port: hostPort,
     toolPort,
     settingsFile,
+    setServedFindings(served) {
+      session.setServedFindings(served);
+      emit({ type: 'state' });
+    },
     close() {
       closing ??= (async () => {
         closingController.abort();

@@ -15,7 +15,7 @@ import {
   type SettingsEntry,
 } from '../platform/index.js';
 import { createCallSequencer, type CallOrder } from './call-order.js';
-import type { Findings } from './findings.js';
+import { withServedFindings, type Findings, type ServedFindings } from './findings.js';
 import type { SettingsFileStore } from './settings-file.js';
 import { manifestCause, type ToolInfo } from './tool-manifest.js';
 
@@ -128,6 +128,10 @@ export interface DevSession {
   current(): { entry: string; sdkVersion: string };
   setTool(tool: ToolInfo): void;
   setFindings(findings: Findings): void;
+  /** The findings as the panel shows them: the folder's or the build's, with the served modules' (null until the first check). */
+  findings(): Findings | null;
+  /** What the code rules found in the modules another dev server serves; null: none are checked. */
+  setServedFindings(served: Omit<ServedFindings, 'ruleIds'> | null): void;
   /** New fixture data; the open quote starts over from it. */
   setFixtures(fixtures: Fixtures): void;
   setFixtureError(message: string | null): void;
@@ -139,6 +143,7 @@ export function createDevSession(options: DevSessionOptions): DevSession {
   let tool = options.tool;
   let fixtures = options.fixtures;
   let findings: Findings | null = null;
+  let served: Omit<ServedFindings, 'ruleIds'> | null = null;
   let fixtureError: string | null = null;
   let fixturesReloading = false;
   const choices: HostChoices = { toolType: null, userRole: null, cultureCode: null, sdkVersion: options.sdkVersion };
@@ -148,6 +153,7 @@ export function createDevSession(options: DevSessionOptions): DevSession {
   let queue: Promise<unknown> = Promise.resolve();
   const sequencer = createCallSequencer({ gapMs: options.gapMs ?? 2000 });
 
+  const currentFindings = () => (findings === null ? null : withServedFindings(findings, served));
   const toolType = (): BridgeToolType => choices.toolType ?? tool.manifestType ?? 'standalone';
   const context = (): BridgeContextDto => ({
     ...fixtures.context,
@@ -282,7 +288,7 @@ export function createDevSession(options: DevSessionOptions): DevSession {
         editor: platform.editorView(),
         preview: platform.customerPreview(),
         createdQuotes: platform.createdQuotes(),
-        findings,
+        findings: currentFindings(),
         fixtures: { file: options.fixturesFile, error: fixtureError, reloading: fixturesReloading },
         settings: {
           file: options.settings.file,
@@ -301,6 +307,10 @@ export function createDevSession(options: DevSessionOptions): DevSession {
     },
     setFindings(next) {
       findings = next;
+    },
+    findings: currentFindings,
+    setServedFindings(next) {
+      served = next;
     },
     setFixtures(next) {
       fixtures = next;

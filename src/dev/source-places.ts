@@ -24,11 +24,17 @@ export type ToolFiles =
    * their maps inline) may exist nowhere on disk. `folder` is the folder that server serves at that
    * base (Vite's root), where a map's relative sources are resolved from.
    */
-  | { server: string; folder: string };
+  | {
+      server: string;
+      folder: string;
+      /** The server transforms each source as it serves it (Vite), so places in its files are named as served, not built. */
+      modules?: boolean;
+    };
 
 /** Source paths are relative to `sourceRoot`, the project's folder; no source outside it is used. */
 export function createRuntimePlaces(files: ToolFiles, sourceRoot: string, closing?: AbortSignal): RuntimePlaces {
   const placerFor = 'server' in files ? servedPlacers(new URL(files.server), files.folder, sourceRoot, closing) : folderPlacers(files.folder, sourceRoot);
+  const key = 'server' in files && files.modules === true ? 'served' : 'built';
   return {
     async place(problem) {
       const file = toolFile(problem.file);
@@ -37,7 +43,7 @@ export function createRuntimePlaces(files: ToolFiles, sourceRoot: string, closin
       // Browsers count columns in UTF-16 code units.
       const source = await placer?.place(file, problem.line, problem.column, 'utf16').catch(() => undefined);
       if (!source) return problem;
-      return { ...problem, file: source.file, line: source.line, column: source.column, built: { file, line: problem.line, column: problem.column } };
+      return { ...problem, file: source.file, line: source.line, column: source.column, [key]: { file, line: problem.line, column: problem.column } };
     },
     reset: () => placerFor.reset(),
   };

@@ -26,6 +26,8 @@ export interface ToolProblem {
    * (`file`, `line` and `column` are then the source's, relative to the project's folder).
    */
   built?: { file: string; line: number; column: number };
+  /** As `built`, for a file another dev server serves (Vite's module, transformed), which is no build. */
+  served?: { file: string; line: number; column: number };
 }
 
 const REPORT_KINDS: readonly string[] = ['error', 'rejection', 'console', 'blocked'];
@@ -82,11 +84,13 @@ function printable(text: string): string {
 
 /**
  * One line for the terminal: `tool: uncaught error at app.js:3:5: TypeError: …`; a place found
- * through a source map also names the built file's: `at src/App.tsx:12:5 (built: assets/index.js:1:4821)`.
+ * through a source map also names the built file's: `at src/App.tsx:12:5 (built: assets/index.js:1:4821)`,
+ * or the served module's: `(served: src/App.tsx:26:9)`.
  */
 export function describeToolProblem(problem: ToolProblem): string {
   const place = problem.file === null ? '' : ` at ${problem.file}${problem.line === null ? '' : `:${problem.line}${problem.column === null ? '' : `:${problem.column}`}`}`;
-  const built = problem.built ? ` (built: ${problem.built.file}:${problem.built.line}:${problem.built.column})` : '';
+  const at = (label: string, where: { file: string; line: number; column: number } | undefined) => (where ? ` (${label}: ${where.file}:${where.line}:${where.column})` : '');
+  const built = at('built', problem.built) || at('served', problem.served);
   return printable(`tool: ${LABELS[problem.kind]}${place}${built}: ${problem.message}`);
 }
 

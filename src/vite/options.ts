@@ -42,4 +42,11 @@ export interface PipelinePluginOptions {
    * build, as `validate --verbose` does. Default false: one line per package sums them up.
    */
   verbose?: boolean;
+  /**
+   * While `vite` serves: check each module as it is served, and again at each save, with
+   * `pipeline-tool validate`'s code rules (browser storage, dialogs, unsafe HTML, bridge calls),
+   * placed at the author's line; shown in the host page's findings panel, the terminal and, for
+   * errors, Vite's error overlay. Default true.
+   */
+  checkServed?: boolean;
 }

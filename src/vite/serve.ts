@@ -7,6 +7,7 @@ import type { DevServer } from '../dev/server.js';
 import type { CallOutcome } from '../dev/session.js';
 import type { PipelinePluginOptions } from './options.js';
 import { readProjectSettings } from './project.js';
+import { createServedChecks, type ServedChecks } from './served-checks.js';
 
 /*
  * `vite` (serve): the app Vite serves runs inside pipeline-tool's emulated host, framed in its
@@ -17,6 +18,14 @@ import { readProjectSettings } from './project.js';
 
 const PREFIX = '[pipeline-tool]';
 
+/** Vite's hot update events as DOM events of the page, which the frame reporter (a classic script) can hear. */
+const HOT_UPDATE_EVENTS = [
+  'if (import.meta.hot) {',
+  "  import.meta.hot.on('vite:beforeUpdate', () => window.dispatchEvent(new Event('pipeline:hot-update-start')));",
+  "  import.meta.hot.on('vite:afterUpdate', () => window.dispatchEvent(new Event('pipeline:hot-update')));",
+  '}',
+].join('\n');
+
 /**
  * The host of the Vite server that closed last, while it closes. Vite restarts its server when
  * vite.config.ts changes, with a new instance of this plugin; the new host waits for the old one,
@@ -24,8 +33,9 @@ const PREFIX = '[pipeline-tool]';
  */
 let lastClosing: Promise<void> = Promise.resolve();
 
-export function servePlugin(options: PipelinePluginOptions): Plugin {
+export function servePlugin(options: PipelinePluginOptions): Plugin & { servedChecks: () => ServedChecks | undefined } {
   let host: Promise<DevServer> | undefined;
+  let checks: ServedChecks | undefined;
   // 128 random bits, as dev's own tool origin uses: see allowTheSandbox.
   const base = `/t/${randomBytes(16).toString('base64url')}/`;
   // The host page's origins, once it listens: the only pages Vite's CORS lets read what it serves.
@@ -46,14 +56,28 @@ export function servePlugin(options: PipelinePluginOptions): Plugin {
       if (host === undefined) return;
       host.then((started) => (hostOrigins = new Set([started.url, ...started.networkUrls].map((url) => new URL(url).origin))), () => {});
       printHostAddress(server, host);
+      if (options.checkServed !== false) checks = checkServedModules(server, host, options);
     },
+    // Only notes the module: the check runs after Vite has answered (served-checks.ts).
+    transform: {
+      order: 'post',
+      handler(_code, id) {
+        if (checks !== undefined && this.environment.name === 'client') checks.served(id);
+      },
+    },
+    servedChecks: () => checks,
     // window.pipeline for the app: the emulated host's SDK, before the app's own scripts.
     transformIndexHtml: {
       order: 'pre',
       async handler() {
         if (host === undefined) return [];
         const { sdkUrl } = await host;
-        return sdkUrl === null ? [] : [{ tag: 'script', attrs: { src: sdkUrl }, injectTo: 'head-prepend' }];
+        if (sdkUrl === null) return [];
+        return [
+          { tag: 'script', attrs: { src: sdkUrl }, injectTo: 'head-prepend' },
+          // Tells the frame reporter (in the SDK's script) of each hot update, so the host page's box of problems empties.
+          { tag: 'script', attrs: { type: 'module' }, children: HOT_UPDATE_EVENTS, injectTo: 'head' },
+        ];
       },
     },
   };
@@ -115,7 +139,7 @@ async function startHost(config: ResolvedConfig, url: string, options: PipelineP
   return startDevServer({
     root: path.resolve(config.root, config.build.outDir),
     url,
-    manifest: options.manifest === undefined ? path.join(config.publicDir || config.root, 'manifest.json') : fromRoot(options.manifest),
+    manifest: manifestFileOf(config, options),
     ...(options.port === undefined ? {} : { port: options.port }),
     ...(options.fixtures === undefined ? {} : { fixturesFile: fromRoot(options.fixtures) }),
     ...(options.sdk === undefined ? {} : { sdkVersion: options.sdk }),
@@ -134,6 +158,37 @@ async function startHost(config: ResolvedConfig, url: string, options: PipelineP
     },
     onCall: (method, outcome) => logger.info(`${PREFIX} ${describeCall(method, outcome, describeWarning)}`),
   });
+}
+
+/**
+ * Each module Vite serves, checked by validate's code rules as it is served; what is found goes to
+ * the host page's findings panel, the terminal, and (errors) Vite's error overlay in the frame.
+ */
+function checkServedModules(server: ViteDevServer, host: Promise<DevServer>, options: PipelinePluginOptions): ServedChecks {
+  const { config } = server;
+  return createServedChecks({
+    environment: () => server.environments['client'],
+    folder: config.root,
+    project: readProjectSettings(config.root),
+    manifestFile: manifestFileOf(config, options),
+    logger: config.logger,
+    onResult: (result) => void host.then((started) => started.setServedFindings(result)).catch(() => {}),
+    onError: (problem, file) =>
+      server.environments['client']?.hot.send({
+        type: 'error',
+        err: {
+          message: `${problem.message} (${problem.ruleId})`,
+          stack: '',
+          plugin: 'pipeline-tool',
+          ...(file === undefined ? {} : { id: file, loc: { file, line: problem.line ?? 1, column: problem.column ?? 1 } }),
+        },
+      }),
+  });
+}
+
+/** The tool's manifest.json: the one given, else the one in Vite's publicDir. */
+function manifestFileOf(config: ResolvedConfig, options: PipelinePluginOptions): string {
+  return options.manifest === undefined ? path.join(config.publicDir || config.root, 'manifest.json') : path.resolve(config.root, options.manifest);
 }
 
 /** A bridge call as dev's terminal log shows it: method, result, warnings, time. */

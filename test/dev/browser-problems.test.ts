@@ -36,6 +36,9 @@ const APP_JS = [
   "document.getElementById('order').addEventListener('submit', () => { document.body.dataset.submitted = 'yes'; });",
   "setTimeout(function away() { window.top.location.href = 'https://example.com/away'; }, 0);",
   'window.pipeline.quotes.addLines([{ qty: -1, unitPrice: 1, taxRate: 0 }]);',
+  "document.body.dataset.dialogs = [alert('Saved'), confirm('Sure?'), prompt('Name?')].map(String).join(' ');",
+  "function readSaved() { return localStorage.getItem('saved'); }",
+  'setTimeout(function load() { readSaved(); }, 0);',
   '',
 ].join('\n');
 
@@ -72,7 +75,7 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
       const frame = await findToolFrame(page, server, 'troubled');
       await frame.click('#send');
       await frame.click('#leave');
-      await expect.poll(async () => (await problems(page)).length, { timeout: SETTLE_MS }).toBeGreaterThanOrEqual(11);
+      await expect.poll(async () => (await problems(page)).length, { timeout: SETTLE_MS }).toBeGreaterThanOrEqual(15);
       const shown = await problems(page);
       const find = (kind: string, text: string) => shown.find(([k, t]) => k === kind && t.includes(text));
       // A syntax error in a classic script is caught, with its place: the reporter runs first.
@@ -90,6 +93,12 @@ describe.skipIf(!hasChromium)('problems in the tool, in Chromium', () => {
       // A bridge call the host refused and nobody awaited: at the tool's line that made it, not in the SDK.
       expect(find('rejection', 'app.js:7:24')?.[1]).toContain('BridgeError: quotes.addLines rejected the whole batch');
       expect(shown.some(([, text]) => text.includes('__pipeline') || text.includes('sdk.js'))).toBe(false);
+      // Dialogs the sandbox ignores are said, with their text, and return what the platform's do.
+      expect(find('blocked', 'app.js:8:')?.[1]).toContain('alert("Saved") was ignored');
+      expect(shown.some(([kind, text]) => kind === 'blocked' && text.includes('prompt("Name?") was ignored') && text.includes('returns null'))).toBe(true);
+      expect(await frame.evaluate(() => document.body.dataset['dialogs'])).toBe('undefined false null');
+      // The sandbox refuses storage: said with its message, at the line that used it.
+      expect(find('error', 'app.js:9:31')?.[1]).toContain("SecurityError: Failed to read the 'localStorage' property");
       // The box is in the page, above the tool, and says how many.
       expect(await page.locator('#tool-problems').isVisible()).toBe(true);
       expect(await page.locator('#tool-problems .problems-head strong').textContent()).toBe(`${shown.length} problems in the tool`);

@@ -20,11 +20,16 @@ import { captureLogger, MANIFEST, viteProject, type CapturedLogger } from './hel
 
 const hasChromium = requireChromium();
 
-const APP = `import { useState } from 'react';
+const APP = `import { useEffect, useState } from 'react';
 
 export function App() {
   const [count, setCount] = useState(0);
   const [customers, setCustomers] = useState('');
+  const [dialogs, setDialogs] = useState('');
+  const [saving, setSaving] = useState(false);
+  useEffect(() => {
+    if (saving) localStorage.setItem('count', String(count));
+  }, [saving]);
   const listCustomers = () => {
     (window as any).pipeline.customers.list({ pageSize: 2 }).then((page: { totalCount: number }) => setCustomers(String(page.totalCount)));
   };
@@ -35,6 +40,9 @@ export function App() {
       <button id="customers" onClick={listCustomers}>Customers</button>
       <p id="customer-count">{customers}</p>
       <button id="break" onClick={() => { throw new Error('the counter broke'); }}>Break</button>
+      <button id="dialogs" onClick={() => setDialogs([alert('Hello there'), confirm('Sure?'), prompt('Name?')].map(String).join(' '))}>Dialogs</button>
+      <p id="dialog-results">{dialogs}</p>
+      <button id="save" onClick={() => setSaving(true)}>Save</button>
     </main>
   );
 }
@@ -47,9 +55,12 @@ createRoot(document.getElementById('root')!).render(<App />);
 `;
 
 const VUE_APP = `<script setup lang="ts">
-import { ref } from 'vue';
+import { ref, watch } from 'vue';
 const count = ref(0);
 const customers = ref('');
+const saved = ref(false);
+watch(saved, () => sessionStorage.setItem('count', String(count.value)));
+const greet = () => alert('Hello from Vue');
 const listCustomers = () => (window as any).pipeline.customers.list({ pageSize: 2 }).then((page: { totalCount: number }) => (customers.value = String(page.totalCount)));
 </script>
 
@@ -59,6 +70,8 @@ const listCustomers = () => (window as any).pipeline.customers.list({ pageSize: 
     <button id="more" @click="count++">More</button>
     <button id="customers" @click="listCustomers">Customers</button>
     <p id="customer-count">{{ customers }}</p>
+    <button id="greet" @click="greet">Greet</button>
+    <button id="save" @click="saved = true">Save</button>
   </main>
 </template>
 `;
@@ -170,19 +183,20 @@ describe.skipIf(!hasChromium)('pipeline-tool/vite while Vite serves, in Chromium
   it('shows an error thrown in a component in the problems box and the terminal, at the line of its throw in src/App.tsx', async () => {
     const frame = await toolFrame();
     await frame.click('#break');
-    // Shown at once where the browser saw it, then where the server placed it (data-built).
-    const item = page.locator('#tool-problems li[data-kind="error"][data-built]', { hasText: 'the counter broke' }).first();
+    // Shown at once where the browser saw it, then where the server placed it (data-served).
+    const item = page.locator('#tool-problems li[data-kind="error"][data-served]', { hasText: 'the counter broke' }).first();
     await item.waitFor({ timeout: SETTLE_MS });
     // Vite serves App.tsx transformed, its map inline: the place is the source's, as the author wrote
     // it, where Chromium puts an error's place: the line of the throw, at the Error's construction.
     const { line, column } = positionOf(readFileSync(path.join(root, 'src/App.tsx'), 'utf8'), "new Error('the counter broke')");
     expect(line).toBe(positionOf(APP, 'throw').line);
     expect(await item.locator('.problem-place').textContent()).toBe(`src/App.tsx:${line}:${column}`);
-    // The place in the code Vite served (the same path, transformed) is in the tooltip.
-    expect(await item.getAttribute('data-built')).toMatch(/^src\/App\.tsx:\d+:\d+$/);
-    expect(await item.getAttribute('data-built')).not.toBe(`src/App.tsx:${line}:${column}`);
+    // The place in the code Vite served (the same path, transformed) is in the tooltip, named as served.
+    expect(await item.getAttribute('data-served')).toMatch(/^src\/App\.tsx:\d+:\d+$/);
+    expect(await item.getAttribute('data-served')).not.toBe(`src/App.tsx:${line}:${column}`);
+    expect(await item.locator('.problem-place').getAttribute('title')).toMatch(/^served: src\/App\.tsx:\d+:\d+$/);
     await waitFor(() => logger.text('error').includes('the counter broke'), SETTLE_MS, 'the terminal to hear of it');
-    expect(logger.text('error')).toMatch(new RegExp(`\\[pipeline-tool\\] tool: uncaught error at src/App\\.tsx:${line}:${column} \\(built: src/App\\.tsx:\\d+:\\d+\\): .*the counter broke`));
+    expect(logger.text('error')).toMatch(new RegExp(`\\[pipeline-tool\\] tool: uncaught error at src/App\\.tsx:${line}:${column} \\(served: src/App\\.tsx:\\d+:\\d+\\): .*the counter broke`));
   });
 
   it('places the error at its new line after a hot update moved it, with no reload of the frame', async () => {
@@ -199,10 +213,69 @@ describe.skipIf(!hasChromium)('pipeline-tool/vite while Vite serves, in Chromium
     await waitFor(async () => (await frame.textContent('#break').catch(() => null)) === 'Break again', 20_000, 'the edit to show');
     const { line, column } = positionOf(readFileSync(file, 'utf8'), "new Error('the counter broke again')");
     await frame.click('#break');
-    const item = page.locator('#tool-problems li[data-kind="error"][data-built]', { hasText: 'the counter broke again' }).first();
+    const item = page.locator('#tool-problems li[data-kind="error"][data-served]', { hasText: 'the counter broke again' }).first();
     await item.waitFor({ timeout: SETTLE_MS });
     await waitFor(async () => (await item.locator('.problem-place').textContent()) === `src/App.tsx:${line}:${column}`, 10_000, `the place src/App.tsx:${line}:${column}`);
     expect(await page.evaluate(() => document.body.dataset['frameLoads'])).toBe(loads);
+  });
+
+  it("shows what the code rules find in the modules Vite serves in the findings panel, at the author's line, without a build", async () => {
+    const source = readFileSync(path.join(root, 'src/App.tsx'), 'utf8');
+    const { line, column } = positionOf(source, 'localStorage');
+    const item = page.locator(`#findings li[data-rule="browser-storage"][data-place="src/App.tsx:${line}:${column}"]`);
+    await item.waitFor({ timeout: SETTLE_MS });
+    expect(await item.getAttribute('data-served')).toMatch(/^src\/App\.tsx:\d+:\d+$/);
+    expect(await page.textContent('#findings')).toContain('Checked as served');
+    expect(logger.text('warn')).toMatch(new RegExp(`\\[pipeline-tool\\] src/App\\.tsx:${line}:${column}: localStorage is not dependable`));
+  });
+
+  it("reports alert, confirm and prompt, which the sandbox ignores, with their text at the caller's line; they return what the platform's do", async () => {
+    const frame = await toolFrame();
+    await frame.click('#dialogs');
+    await waitFor(async () => (await frame.textContent('#dialog-results')) !== '', SETTLE_MS, 'the dialogs to return');
+    expect(await frame.textContent('#dialog-results')).toBe('undefined false null');
+    const { line } = positionOf(readFileSync(path.join(root, 'src/App.tsx'), 'utf8'), "alert('Hello there')");
+    const item = page.locator('#tool-problems li[data-kind="blocked"][data-served]', { hasText: 'alert("Hello there") was ignored' }).first();
+    await item.waitFor({ timeout: SETTLE_MS });
+    expect(await item.locator('.problem-place').textContent()).toMatch(new RegExp(`^src/App\\.tsx:${line}:\\d+$`));
+    for (const said of ['confirm("Sure?") was ignored', 'prompt("Name?") was ignored']) await page.locator('#tool-problems li[data-kind="blocked"]', { hasText: said }).first().waitFor({ timeout: SETTLE_MS });
+    await waitFor(() => logger.text('warn').includes('alert("Hello there") was ignored'), SETTLE_MS, 'the terminal to hear of it');
+    expect(logger.text('warn')).toMatch(new RegExp(`tool: blocked by the sandbox at src/App\\.tsx:${line}:\\d+ \\(served: src/App\\.tsx:\\d+:\\d+\\): alert\\("Hello there"\\) was ignored`));
+  });
+
+  it('follows a save: the box keeps a failed update, empties on a successful one, and a new mistake shows in the panel until it is fixed', async () => {
+    const frame = await toolFrame();
+    const loads = await page.evaluate(() => document.body.dataset['frameLoads']);
+    expect(Number(await page.evaluate(() => document.body.dataset['toolProblems']))).toBeGreaterThan(0);
+    const file = path.join(root, 'src/App.tsx');
+    const good = readFileSync(file, 'utf8');
+    writeFileSync(file, good.replace('<p id="dialog-results">', '<p id="dialog-results"'));
+    await page.locator('#tool-problems li', { hasText: 'Failed to reload' }).first().waitFor({ timeout: 20_000 });
+
+    const mistaken = good.replace('  return (\n', "  const ask = () => confirm('Really?');\n  return (\n").replace('>Dialogs<', ' onDoubleClick={ask}>Dialogs<');
+    writeFileSync(file, mistaken);
+    await waitFor(async () => (await page.evaluate(() => document.body.dataset['toolProblems'])) === '0', 20_000, 'the box to empty after the update');
+    const { line, column } = positionOf(mistaken, "confirm('Really?')");
+    const item = page.locator(`#findings li[data-rule="dialog-call"][data-place="src/App.tsx:${line}:${column}"]`);
+    await item.waitFor({ timeout: SETTLE_MS });
+
+    writeFileSync(file, good);
+    await item.waitFor({ state: 'detached', timeout: SETTLE_MS });
+    expect(await frame.textContent('#count')).toMatch(/: \d+$/);
+    expect(await page.evaluate(() => document.body.dataset['frameLoads'])).toBe(loads);
+  });
+
+  // Last: React unmounts the app after an error in an effect.
+  it("reports a storage access the sandbox refuses in an effect with its message, at the author's line, not React's", async () => {
+    const frame = await toolFrame();
+    await frame.click('#save');
+    const { line, column } = positionOf(readFileSync(path.join(root, 'src/App.tsx'), 'utf8'), 'localStorage');
+    const item = page.locator('#tool-problems li[data-kind="error"]', { hasText: "SecurityError: Failed to read the 'localStorage' property" }).first();
+    await item.waitFor({ timeout: SETTLE_MS });
+    await waitFor(async () => (await item.locator('.problem-place').textContent().catch(() => null)) === `src/App.tsx:${line}:${column}`, SETTLE_MS, `the place src/App.tsx:${line}:${column}`);
+    expect(await item.textContent()).not.toContain('react-dom');
+    await waitFor(() => logger.text('error').includes("'localStorage'"), SETTLE_MS, 'the terminal to hear of it');
+    expect(logger.text('error')).toMatch(new RegExp(`tool: uncaught error at src/App\\.tsx:${line}:${column}: SecurityError: Failed to read the 'localStorage' property`));
   });
 });
 
@@ -247,6 +320,26 @@ describe.skipIf(!hasChromium)('pipeline-tool/vite with a Vue app, in Chromium', 
 
     await waitFor(async () => (await frame.textContent('#count').catch(() => null)) === 'Total: 2', 20_000, 'the edit to show with the count kept');
     expect(await frame.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(7);
+  });
+
+  it("shows sessionStorage in src/App.vue in the findings panel as served, and reports the sandbox's SecurityError and an ignored alert at their lines", async () => {
+    const source = readFileSync(path.join(root, 'src/App.vue'), 'utf8');
+    const storage = positionOf(source, 'sessionStorage');
+    await page.locator(`#findings li[data-rule="browser-storage"][data-place="src/App.vue:${storage.line}:${storage.column}"]`).waitFor({ timeout: SETTLE_MS });
+
+    const frame = await appFrame(page, viteOrigin);
+    await frame.click('#greet');
+    const greeting = page.locator('#tool-problems li[data-kind="blocked"]', { hasText: 'alert("Hello from Vue") was ignored' }).first();
+    await greeting.waitFor({ timeout: SETTLE_MS });
+    const alertLine = positionOf(source, "alert('Hello from Vue')").line;
+    await waitFor(async () => new RegExp(`^src/App\\.vue:${alertLine}:\\d+$`).test((await greeting.locator('.problem-place').textContent()) ?? ''), SETTLE_MS, `the alert at src/App.vue:${alertLine}`);
+
+    await frame.click('#save');
+    // Vue's scheduler runs the watcher in a promise, so the error arrives as an unhandled rejection.
+    const refused = page.locator('#tool-problems li[data-kind="rejection"]', { hasText: "SecurityError: Failed to read the 'sessionStorage' property" }).first();
+    await refused.waitFor({ timeout: SETTLE_MS });
+    await waitFor(async () => (await refused.locator('.problem-place').textContent().catch(() => null)) === `src/App.vue:${storage.line}:${storage.column}`, SETTLE_MS, `the place src/App.vue:${storage.line}:${storage.column}`);
+    expect(await refused.textContent()).not.toContain('runtime-core');
   });
 });
 

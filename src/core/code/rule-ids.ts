@@ -35,3 +35,12 @@ export const CODE_RULE_IDS: readonly string[] = [
 
 /** Rules whose findings are about the bridge, and so hold only where the bridge was really reached. */
 export const BRIDGE_RULE_IDS: ReadonlySet<string> = new Set([BRIDGE_TOOL_TYPE, BRIDGE_DEPRECATED, BRIDGE_UNKNOWN_METHOD, BRIDGE_LITERAL_RANGE]);
+
+/**
+ * The code rules that judge one module by its own code, and so can check each module a dev server
+ * serves (the Vite plugin does) without a build. The others wait for the built folder: references
+ * name the files it holds, and a served module's syntax is the dev server's own to report.
+ */
+export const SERVED_RULE_IDS: readonly string[] = CODE_RULE_IDS.filter(
+  (id) => ![REFERENCE_MISSING, REFERENCE_ROOT_ABSOLUTE, REFERENCE_INSECURE, REFERENCE_REMOTE, JSON_SYNTAX, JS_SYNTAX].includes(id),
+);

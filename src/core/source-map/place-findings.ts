@@ -4,7 +4,7 @@ import type { DisableDirective } from '../code/scanner.js';
 import { UNKNOWN_DISABLE_DIRECTIVE } from '../code/rule-ids.js';
 import { extensionOf } from '../paths.js';
 import { sourceDirectives } from './source-directives.js';
-import { createSourcePlacer, MAX_MAP_BYTES, type MapNote, type SourcePosition } from './source-placer.js';
+import { createSourcePlacer, MAX_MAP_BYTES, type MapNote, type SourcePlacerOptions, type SourcePosition } from './source-placer.js';
 
 /** Where validate looks for source maps, and what the sources it finds are relative to. */
 export interface SourceMapOptions {
@@ -20,6 +20,11 @@ export interface SourceMapOptions {
   folder?: string;
   /** Abort to stop placing: no further map is read or decoded, and validation rejects with the reason. */
   signal?: AbortSignal;
+  /**
+   * The text of a map file by its path in the folder, for maps that are not on disk (a dev server's
+   * modules, whose maps it holds in memory); see {@link SourcePlacerOptions.readMap}.
+   */
+  readMap?: SourcePlacerOptions['readMap'];
 }
 
 /** A finding's place as the rules found it. */
@@ -63,6 +68,7 @@ export async function placeAtSources<T extends Located>(findings: readonly T[], 
     folder,
     root,
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.readMap === undefined ? {} : { readMap: options.readMap }),
     readBuilt: async (file) => {
       const entry = source.entries.find((candidate) => candidate.path === file && candidate.kind === 'file');
       // An entry whose bytes the archive could not vouch for has no trustworthy text to map.

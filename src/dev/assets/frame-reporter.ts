@@ -12,8 +12,8 @@
  *   the browser hides the details of the script's errors ("Script error.", no file, no line).
  *   The tool origin allows the opaque origin, so the script loads as before, now with its errors
  *   told in full. Scripts of other origins are left alone: their servers may not allow CORS.
- * - console.error, window.open and form.submit/requestSubmit are wrapped; each still does what it
- *   did.
+ * - console.error, window.open, form.submit/requestSubmit and alert/confirm/prompt are wrapped;
+ *   each still does what it did (a dialog is ignored, as the platform's sandbox ignores it).
  */
 
 export interface ReporterConfig {
@@ -48,7 +48,10 @@ function runReporter(config: ReporterConfig): void {
     return place === undefined ? { file: null, line: null, column: null } : { file: place[1]!, line: Number(place[2]), column: Number(place[3]) };
   };
   const describe = (value: unknown): string => {
-    if (value instanceof Error) return `${value.name}: ${value.message}`;
+    // A DOMException (the sandbox's SecurityError) is an Error; one from another realm is at least named.
+    if (value instanceof Error || (typeof value === 'object' && value !== null && typeof (value as Error).name === 'string' && typeof (value as Error).message === 'string')) {
+      return `${(value as Error).name}: ${(value as Error).message}`;
+    }
     if (typeof value === 'string') return value;
     try {
       const text = JSON.stringify(value);
@@ -85,7 +88,10 @@ function runReporter(config: ReporterConfig): void {
       if (!(event instanceof ErrorEvent)) return;
       const fromError = placeIn((event.error as { stack?: unknown } | null)?.stack);
       const file = event.filename || fromError.file;
-      report('error', plainly(event.message || describe(event.error)), {
+      // What reportError() reports (React does so for an error in an effect) Chromium words as
+      // "Uncaught " alone: the error itself says what happened.
+      const worded = /^(Uncaught)?\s*$/.test(event.message) && event.error !== undefined && event.error !== null ? describe(event.error) : event.message;
+      report('error', plainly(worded || describe(event.error)), {
         file: file || null,
         line: event.lineno || fromError.line,
         column: event.colno || fromError.column,
@@ -98,10 +104,12 @@ function runReporter(config: ReporterConfig): void {
     report('rejection', plainly(`Unhandled promise rejection: ${describe(reason)}`), placeIn((reason as { stack?: unknown } | null)?.stack));
   });
 
+  let updateFailed = false;
   // eslint-disable-next-line no-console -- the tool's own console, which the author reads
   const consoleError = console.error;
   // eslint-disable-next-line no-console -- wrapped, so that the host page sees it too
   console.error = function (...args: unknown[]) {
+    if (args.some((arg) => typeof arg === 'string' && arg.startsWith('Failed to reload '))) updateFailed = true;
     report('console', `console.error: ${args.map(describe).join(' ')}`, placeIn(new Error().stack));
     return consoleError.apply(this, args);
   };
@@ -112,6 +120,35 @@ function runReporter(config: ReporterConfig): void {
     report('blocked', `window.open(${JSON.stringify(target)}) was blocked: the sandbox has no allow-popups, so no window opens and it returns null. Show the content inside the tool instead.`, placeIn(new Error().stack));
     return open.apply(this, args);
   };
+
+  // The sandbox has no allow-modals: a dialog returns at once (alert undefined, confirm false,
+  // prompt null) and the user sees nothing, which is why the author must hear of it.
+  const ignored: Record<string, string> = { alert: 'undefined', confirm: 'false', prompt: 'null' };
+  for (const name of ['alert', 'confirm', 'prompt'] as const) {
+    const original = window[name] as (...args: unknown[]) => unknown;
+    window[name] = function (this: unknown, ...args: unknown[]) {
+      const text = args[0] === undefined ? '' : String(args[0]);
+      report(
+        'blocked',
+        `${name}(${JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text)}) was ignored: the sandbox has no allow-modals, so no dialog opens and it returns ${ignored[name]!}. Show the message or question in the page itself.`,
+        placeIn(new Error().stack),
+      );
+      return original.apply(this, args);
+    } as never;
+  }
+
+  // A framed page's dev server applied a hot update (the Vite plugin's page dispatches these events
+  // on Vite's vite:beforeUpdate and vite:afterUpdate): what the old code reported is over, unless
+  // the update itself failed (Vite's client then logs "Failed to reload …" between the two).
+  window.addEventListener('pipeline:hot-update-start', () => (updateFailed = false));
+  window.addEventListener('pipeline:hot-update', () => {
+    if (updateFailed) return;
+    try {
+      parentWindow.postMessage({ type: 'pipeline:updated' }, config.hostOrigin);
+    } catch {
+      // Nothing to tell.
+    }
+  });
 
   const formBlocked = (how: string, place = placeIn(new Error().stack)) =>
     report('blocked', `A form submission (${how}) was blocked: the sandbox has no allow-forms, so forms never submit and their submit event never fires. Handle the button's click instead.`, place);

@@ -130,6 +130,38 @@ export function drawPanels(current: unknown, show: (value: unknown) => string): 
     holder.append(table(['Ref', 'Customer', 'Lines', 'Total'], created.map((quote) => [quote.ref, quote.customerName, quote.lines?.length ?? '', money(quote.totals?.total)])));
   };
 
+  /**
+   * One finding: severity, rule, place and message; when a source map placed it at the author's
+   * source, also where it sits in the code (`key` says which: the bundle's `built`, or `served`).
+   */
+  const findingItem = (problem: Json, key: 'built' | 'served'): HTMLElement => {
+    const item = make('li', null, problem.severity);
+    item.dataset['rule'] = problem.ruleId;
+    const where = problem.file ? `${problem.file}${problem.line ? `:${problem.line}` : ''} ` : '';
+    item.append(make('strong', `${problem.severity} `), make('code', problem.ruleId), make('span', ` ${where}${problem.message}`));
+    const placed = problem[key];
+    if (placed) {
+      item.dataset[key] = `${placed.file}:${placed.line}:${placed.column}`;
+      item.append(make('span', ` (${key}: ${item.dataset[key]})`, 'built'));
+    }
+    return item;
+  };
+
+  /** What the code rules found in the modules the other dev server serves: the code running now. */
+  const renderServed = (holder: HTMLElement, served: Json) => {
+    const problems = served.problems as Json[];
+    holder.append(make('h4', `Checked as served (${served.modules} ${served.modules === 1 ? 'module' : 'modules'})`, 'findings-source'));
+    if (problems.length === 0) holder.append(make('p', 'No problems in the code served.', 'ok'));
+    const list = make('ul', null, 'served-findings');
+    for (const problem of problems) {
+      const item = findingItem(problem, 'served');
+      item.dataset['place'] = `${problem.file ?? ''}${problem.line ? `:${problem.line}:${problem.column}` : ''}`;
+      list.append(item);
+    }
+    if (problems.length > 0) holder.append(list);
+    holder.append(make('h4', 'From the last build (sizes, file types, references, syntax)', 'findings-source'));
+  };
+
   const renderFindings = () => {
     const holder = byId('findings');
     holder.replaceChildren();
@@ -138,12 +170,16 @@ export function drawPanels(current: unknown, show: (value: unknown) => string): 
       holder.append(make('p', 'Checking…', 'empty'));
       return;
     }
+    const served = findings.served;
+    if (served) renderServed(holder, served);
+    const servedCount = served ? (served.problems as Json[]).length : 0;
     if (!findings.ok) {
+      byId('finding-count').textContent = String(servedCount);
       holder.append(make('p', `Could not validate: ${findings.message}`, 'error'));
       return;
     }
     const report = findings.report;
-    byId('finding-count').textContent = String(report.problems.length);
+    byId('finding-count').textContent = String(report.problems.length + servedCount);
     // The bundle against the marketplace limits, as builds print it, and the page of where its bytes come from.
     const sizes = make('p', null, 'size-line');
     sizes.id = 'size-line';
@@ -155,21 +191,10 @@ export function drawPanels(current: unknown, show: (value: unknown) => string): 
     sizes.append(make('span', String(findings.sizeLine)), ' · ', link);
     holder.append(sizes);
     if (report.problems.length === 0) {
-      holder.append(make('p', 'No problems: this folder passes pipeline-tool validate.', 'ok'));
+      holder.append(make('p', served ? 'No problems in the last build.' : 'No problems: this folder passes pipeline-tool validate.', 'ok'));
     } else {
       const list = make('ul');
-      for (const problem of report.problems) {
-        const item = make('li', null, problem.severity);
-        item.dataset['rule'] = problem.ruleId;
-        const where = problem.file ? `${problem.file}${problem.line ? `:${problem.line}` : ''} ` : '';
-        item.append(make('strong', `${problem.severity} `), make('code', problem.ruleId), make('span', ` ${where}${problem.message}`));
-        // Placed at the author's source through a source map: where it sits in the bundle too.
-        if (problem.built) {
-          item.dataset['built'] = `${problem.built.file}:${problem.built.line}:${problem.built.column}`;
-          item.append(make('span', ` (built: ${item.dataset['built']})`, 'built'));
-        }
-        list.append(item);
-      }
+      for (const problem of report.problems) list.append(findingItem(problem, 'built'));
       holder.append(list);
     }
     // What pack leaves out: listed as validate lists it, so nothing is dropped unseen.

@@ -2,7 +2,7 @@
  * The host page's box of what went wrong in the tool since its frame last loaded: the frame
  * reporter's messages (uncaught errors, unhandled rejections, console.error, what the sandbox
  * blocked) and the server's word on missing files, in the order they came. It sits above the
- * tool, in red, and empties when the frame reloads. Frame reports are passed on to the server for
+ * tool, in red, and empties when the frame reloads or a hot update is applied in it. Frame reports are passed on to the server for
  * the terminal. Runs in the browser, embedded in the host script through
  * Function.prototype.toString, so it is one self-contained function; everything it shows is
  * untrusted text and goes into the page as textContent only.
@@ -100,17 +100,30 @@ export function installToolReports(currentFrame: () => HTMLIFrameElement | null)
   };
 
   /**
-   * Once the server has placed a frame's report at the author's source (through a source map), the
-   * item names that place, and the built file's in its title.
+   * Once the server has placed a frame's report (at the author's source through a source map, or a
+   * sandbox error at the tool's use of storage), the item shows that place and the server's words;
+   * the place in the built or served code goes in its title. A place the server dropped (the
+   * framework's file, which says nothing to the author) goes.
    */
   const placeAtSource = (item: HTMLLIElement, problem: Json) => {
-    const built = placeText(problem?.built);
+    if (typeof problem !== 'object' || problem === null || !item.isConnected) return;
     const where = placeText(problem);
-    const place = item.querySelector('.problem-place');
-    if (built === '' || where === '' || !(place instanceof HTMLElement) || !item.isConnected) return;
-    place.textContent = where;
-    place.title = `built: ${built}`;
-    item.dataset['built'] = built;
+    let place = item.querySelector('.problem-place');
+    if (where === '') place?.remove();
+    else if (!(place instanceof HTMLElement)) {
+      place = document.createElement('code');
+      place.className = 'problem-place';
+      item.querySelector('.problem-kind')?.after(' ', place);
+    }
+    if (place instanceof HTMLElement && where !== '') place.textContent = where;
+    const message = item.querySelector('.problem-message');
+    if (message instanceof HTMLElement && typeof problem.message === 'string') message.textContent = text(problem.message, 2000);
+    for (const key of ['built', 'served']) {
+      const at = placeText(problem[key]);
+      if (at === '' || !(place instanceof HTMLElement)) continue;
+      place.title = `${key}: ${at}`;
+      item.dataset[key] = at;
+    }
   };
 
   const clear = () => {
@@ -127,6 +140,11 @@ export function installToolReports(currentFrame: () => HTMLIFrameElement | null)
     const frame = currentFrame();
     if (frame === null || event.source === null || event.source !== frame.contentWindow || event.origin !== 'null') return;
     const data = event.data as Json;
+    // A hot update was applied: the code that reported what the box holds has been replaced.
+    if (typeof data === 'object' && data !== null && data.type === 'pipeline:updated') {
+      clear();
+      return;
+    }
     if (typeof data !== 'object' || data === null || data.type !== 'pipeline:report' || typeof data.report !== 'object' || data.report === null) return;
     const report = data.report;
     const item = show(report);
