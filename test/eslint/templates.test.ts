@@ -49,10 +49,14 @@ describe('the templates lint clean with their own eslint.config', () => {
   }, 120_000);
 });
 
+const UNCALLED = 'a <style> made elsewhere in the file';
+
 /** Each planted script (mistakes and lookalikes) of the code-check tests, as the body of a function. */
 const PLANTED = Object.entries(codeRuleCases)
   .filter(([id]) => ['dialog-call', 'browser-storage', 'unsafe-html', 'bridge-tool-type', 'bridge-unknown-method', 'bridge-deprecated', 'bridge-literal-range'].includes(id))
-  .flatMap(([, testCase]) => [testCase.bad, ...Object.values(testCase.alsoBad ?? {}), testCase.good, ...Object.values(testCase.falsePositives)])
+  // Less the case whose two helper functions nothing calls: the build's minifier drops them, so no
+  // built code is left to compare with (test/code holds its detection on the source as written).
+  .flatMap(([, testCase]) => [testCase.bad, ...Object.entries(testCase.alsoBad ?? {}).filter(([name]) => name !== UNCALLED).map(([, variant]) => variant), testCase.good, ...Object.values(testCase.falsePositives)])
   .flatMap((variant) => (Object.keys(variant.files).every((name) => name === 'app.js' || name === 'index.html') && !variant.files['index.html']?.includes('<script>') ? [variant.files['app.js']!] : []));
 
 const functions = (prefix: string) => PLANTED.map((code, i) => `export async function ${prefix}${i}() {\n${code}}\n`).join('');

@@ -297,13 +297,13 @@ describe.skipIf(process.platform === 'win32')('slow: packed, installed, scaffold
       // As the author: install where it was made, which writes the lockfile they commit.
       await ok(`npm install ${NPM_FLAGS}`, made, 480_000);
       const root = await checkOutElsewhere(made, path.join(work, 'elsewhere', `${template}-${type}`));
-      // The workflow runs npm ci, then each script: typecheck, test, build, validate (--max-warnings 0), pack.
+      // The workflow runs npm ci, then each script: typecheck, lint, test, build, validate (--max-warnings 0), pack.
       // Its npm ci runs in the first project's copy only: the second's node_modules is a copy of what
       // that npm ci wrote from the same lockfile, which the second's own npm install has just confirmed.
       if (first !== undefined) await ok(`cp -al ${quote(path.join(first.root, 'node_modules'))} ${quote(path.join(root, 'node_modules'))}`, root);
       const runs = await runWorkflowAndScripts(root, { skipInstall: first !== undefined });
       first ??= { made, root };
-      expect(new Set(runs.flatMap(scriptsRunBy))).toEqual(new Set(['typecheck', 'test', 'build', 'validate', 'pack']));
+      expect(new Set(runs.flatMap(scriptsRunBy))).toEqual(new Set(['typecheck', 'lint', 'test', 'build', 'validate', 'pack']));
       expect(await readdir(path.join(root, 'release'))).toEqual(['café-estimator-1.0.0.zip']);
       // The built folder is what ships: the page, one script and one stylesheet, the manifest; maps stay out.
       const listed = JSON.parse((await ok('npx pipeline-tool pack --dry-run --format json', root)).stdout) as { included: { path: string }[] };
