@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { watchEventLoop } from './event-loop-hold.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { loadFixtureFile, parseFixtures } = await import(pathToFileURL(path.join(root, 'dist', 'index.js')).href);
@@ -39,21 +40,11 @@ try {
     const error = await refused(loadFixtureFile(file));
     const loadMs = performance.now() - start;
 
-    let worst = 0;
-    let last = performance.now();
-    let ticking = true;
-    const tick = () => {
-      const now = performance.now();
-      worst = Math.max(worst, now - last);
-      last = now;
-      if (ticking) setTimeout(tick, 1);
-    };
     start = performance.now();
-    last = start;
-    setTimeout(tick, 1);
+    const loop = watchEventLoop();
     await refused(loadFixturesInBackground(file).fixtures);
     const reloadMs = performance.now() - start;
-    ticking = false;
+    const worst = loop.stop();
 
     const round = (ms) => Math.round(ms);
     process.stdout.write(`${JSON.stringify({ rows, loadMs: round(loadMs), reloadMs: round(reloadMs), worstStallMs: round(worst), listed: error.problems.length, more: error.more })}\n`);

@@ -11,6 +11,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { watchEventLoop } from './event-loop-hold.mjs';
 
 const { fetch } = globalThis;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,19 +32,9 @@ try {
     (await (await fetch(`${server.apiUrl}/products?pageSize=1`, { headers: { Authorization: `Bearer ${server.apiKey}` } })).json()).totalCount;
   const before = await count();
 
-  let worst = 0;
-  let last = performance.now();
-  let ticking = true;
-  const tick = () => {
-    const now = performance.now();
-    worst = Math.max(worst, now - last);
-    last = now;
-    if (ticking) setTimeout(tick, 1);
-  };
   copyFileSync(source, fixturesFile);
   const started = performance.now();
-  last = started;
-  setTimeout(tick, 1);
+  const loop = watchEventLoop();
   let answered = 0;
   let slowest = 0;
   for (;;) {
@@ -54,7 +45,7 @@ try {
     if (current.fixtures.error) throw new Error(current.fixtures.error);
     if (!current.fixtures.reloading && (await count()) !== before) break;
   }
-  ticking = false;
+  const worst = loop.stop();
   const reloadMs = performance.now() - started;
   await server.close();
 

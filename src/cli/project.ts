@@ -157,9 +157,10 @@ async function sourceOf(project: LoadedConfig, cwd: string, command: Command, bu
   const source = path.resolve(project.root, project.config.source ?? '.');
   if (project.config.source === undefined || buildOutput || (await isFolder(source))) return source;
   const named = `${shownPath(project.file, cwd)} names "${project.config.source}" as "source"`;
-  const build = (await exists(source)) ? undefined : await buildCommandOf(project.root);
+  const present = await exists(source);
+  const build = present ? undefined : await buildCommandOf(project.root);
   if (build === undefined) {
-    throw new UsageError(`${named}, but ${shownPath(source, cwd)} ${(await exists(source)) ? 'is not a folder' : 'does not exist'}. Correct "source", or give the tool folder on the command line.`);
+    throw new UsageError(`${named}, but ${shownPath(source, cwd)} ${present ? 'is not a folder' : 'does not exist'}. Correct "source", or give the tool folder on the command line.`);
   }
   // A build's output folder before the first build: the answer is to build, not to change "source".
   const missing = `${shownPath(source, cwd)} is not built yet (${named}, the folder the build writes).`;
