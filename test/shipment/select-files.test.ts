@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { excludeOutput, selectFiles } from '../../src/core/pack/select-files.js';
+import { excludeOutput, selectFiles } from '../../src/core/shipment/select-files.js';
 import { tempDir, writeFolder } from '../helpers/bundles.js';
-import { goodFiles } from './helpers.js';
+import { goodFiles } from '../pack/helpers.js';
 
 const reasons = async (root: string) => {
   const selection = await selectFiles(root);

@@ -1,14 +1,14 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openFolderSource } from '../../src/core/bundle/folder-source.js';
+import { openFolderSource } from '../../src/core/shipment/folder-source.js';
 import { shippedManifest } from '../../src/core/manifest/shipped-manifest.js';
 import { packFolder } from '../../src/core/pack/pack-folder.js';
-import { explainFileSystemError, measureShipment, openShippedFolder, planShipment, readShipped, type Shipment } from '../../src/core/pack/shipment.js';
+import { explainFileSystemError, measureShipment, openShippedFolder, planShipment, readShipped, type Shipment } from '../../src/core/shipment/shipment.js';
 import { validateBundle } from '../../src/core/validate.js';
 import { tempDir, writeFolder } from '../helpers/bundles.js';
 import { noise } from '../helpers/noise.js';
-import { GOOD_ZIP_NAME, goodFiles, goodManifest, readWithPython, sha256 } from './helpers.js';
+import { GOOD_ZIP_NAME, goodFiles, goodManifest, readWithPython, sha256 } from '../pack/helpers.js';
 
 const WITH_SCHEMA = JSON.stringify({ $schema: './node_modules/pipeline-tool/schemas/manifest.schema.json', ...goodManifest }, null, 2);
 

@@ -1,14 +1,14 @@
 import path from 'node:path';
-import type { ExcludedEntry } from '../bundle/left-out.js';
-import { readEntryBytes, type BundleEntry, type BundleSource, type ReadResult } from '../bundle/source.js';
+import type { ExcludedEntry } from './left-out.js';
+import { readEntryBytes, type BundleEntry, type BundleSource, type ReadResult } from './source.js';
 import { UsageError } from '../errors.js';
 import { MANIFEST_MAX_BYTES, manifestString, parseManifest } from '../manifest/read-manifest.js';
 import { shippedManifest } from '../manifest/shipped-manifest.js';
 import { MANIFEST_PATH } from '../paths.js';
 import { MAX_UNPACKED_BYTES } from '../rules/unpacked-size.js';
-import { defaultZipName } from './destination.js';
+import { defaultZipName } from './zip-name.js';
 import { excludeOutput, selectFiles, type SelectOptions, type Selection } from './select-files.js';
-import { compressContent, zipSizeOf } from './write-zip.js';
+import { compressContent, zipSizeOf } from './zip-size.js';
 
 /**
  * Deflate level 6, zlib's default and what zip uses. Level 9 saved under 1% on the benchmark folder,

@@ -5,12 +5,12 @@ import { ignorePackage } from '../config/ignore-package.js';
 import { UsageError } from '../errors.js';
 import { formatBytes } from '../format-bytes.js';
 import { NotRegularFileError, openRegularFile } from '../regular-file.js';
-import { openFolderSource } from '../bundle/folder-source.js';
-import type { ExcludedEntry, ExclusionReason } from '../bundle/left-out.js';
-import { readEntryBytes, type BundleEntry, type BundleSource, type EntryKind } from '../bundle/source.js';
+import { openFolderSource } from './folder-source.js';
+import type { ExcludedEntry, ExclusionReason } from './left-out.js';
+import { readEntryBytes, type BundleEntry, type BundleSource, type EntryKind } from './source.js';
 import { ALLOWED_EXTENSIONS, baseName, extensionOf, junkReason, MANIFEST_PATH } from '../paths.js';
 
-export type { ExcludedEntry, ExclusionReason } from '../bundle/left-out.js';
+export type { ExcludedEntry, ExclusionReason } from './left-out.js';
 
 export interface Selection {
   /** The folder opened without following links; read included files through it. */
