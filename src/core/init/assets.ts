@@ -21,7 +21,7 @@ interface LayerUse {
 }
 
 /** The key of a template in templates.json: `<template>-<type>`, as `vanilla-standalone`. */
-function templateKey(type: ToolType, template: TemplateName = DEFAULT_TEMPLATE): string {
+function templateKey(type: ToolType, template: TemplateName): string {
   return `${template}-${type}`;
 }
 
@@ -32,7 +32,8 @@ function templateKey(type: ToolType, template: TemplateName = DEFAULT_TEMPLATE):
  */
 export async function readTemplate(type: ToolType, template: TemplateName = DEFAULT_TEMPLATE): Promise<TemplateFile[]> {
   const key = templateKey(type, template);
-  const layers = (await readLayout())[key];
+  const all = await readLayout();
+  const layers = Object.hasOwn(all, key) ? all[key] : undefined;
   if (layers === undefined) throw new Error(`pipeline-tool is incomplete: ${fileURLToPath(new URL(TEMPLATE_LAYOUT, PACKAGE_ROOT))} lists no template ${key}`);
   const files = new Map<string, Buffer>();
   for (const { layer, into } of layers) {
