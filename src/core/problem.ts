@@ -1,4 +1,4 @@
-import type { ExcludedEntry } from './bundle/left-out.js';
+import type { ExcludedEntry } from './shipment/left-out.js';
 import type { MapNote } from './source-map/source-placer.js';
 
 /** How bad a problem is. `error` fails the gate; `warning` is reported but passes. */

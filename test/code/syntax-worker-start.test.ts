@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BundleEntry } from '../../src/core/bundle/source.js';
+import type { BundleEntry } from '../../src/core/shipment/source.js';
 import { workerLoad, workerSent } from '../../src/core/code/js-syntax.js';
 import { bundleFacts } from '../../src/core/code/js-scanner.js';
 import { checkScript, WORKER_THRESHOLD } from '../../src/core/code/script-syntax.js';

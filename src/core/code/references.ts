@@ -1,4 +1,4 @@
-import type { BundleEntry } from '../bundle/source.js';
+import type { BundleEntry } from '../shipment/source.js';
 import { REFERENCE_INSECURE, REFERENCE_MISSING, REFERENCE_REMOTE, REFERENCE_ROOT_ABSOLUTE } from './rule-ids.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { ExcludedEntry } from '../bundle/left-out.js';
-import type { BundleEntry, BundleSource } from '../bundle/source.js';
+import type { ExcludedEntry } from '../shipment/left-out.js';
+import type { BundleEntry, BundleSource } from '../shipment/source.js';
 import type { JsDetector } from '../code/js-rule.js';
 import type { ManifestState } from '../manifest/read-manifest.js';
 import type { Finding, LinePosition, Severity } from '../problem.js';

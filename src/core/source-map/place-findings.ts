@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { BundleSource } from '../bundle/source.js';
+import type { BundleSource } from '../shipment/source.js';
 import type { DisableDirective } from '../code/scanner.js';
 import type { LinePosition } from '../problem.js';
 import { UNKNOWN_DISABLE_DIRECTIVE } from '../code/rule-ids.js';
