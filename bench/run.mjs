@@ -29,7 +29,7 @@ Options:
   --only <ids>    run only these figures, comma-separated: validate-max, validate-maxjs,
                   validate-maxmin, validate-typical, validate-bomb, validate-maxdir, pack-max,
                   validate-react, report-react, lint-react, version, fixtures-100k,
-                  peak-memory, peak-memory-maxjs
+                  peak-memory, peak-memory-maxjs, peak-memory-pack
   --regenerate    rebuild the inputs in bench/.work even if they are current
   --cli <path>    measure another build of the binary (default bin/pipeline-tool.js)
   -h, --help      show this help`;

@@ -20,10 +20,25 @@ import { onHeavyParsing } from '../core/code/script-syntax.js';
  * code cache of the CLI's own bundles only under the flags it was made with (src/cli-loader.cts),
  * which is without these, so they are set after the bundles are loaded.
  */
+let gc: (() => void) | undefined;
+
+/**
+ * V8's collector for this thread, exposed on first call. pack calls it as it writes (see
+ * `collectGarbage` in pack-folder.ts): the files it reads and the buffers zlib fills are garbage
+ * once written, but held outside V8's heap, which V8 collects only after tens of megabytes.
+ */
+export function collector(): () => void {
+  if (!gc) {
+    const { setFlagsFromString } = createRequire(import.meta.url)('node:v8') as typeof v8;
+    setFlagsFromString('--expose-gc');
+    // A context made now has V8's `gc`; calling it collects this thread's whole heap.
+    gc = vm.runInNewContext('gc') as () => void;
+  }
+  return gc;
+}
+
 onHeavyParsing(() => {
   const { setFlagsFromString } = createRequire(import.meta.url)('node:v8') as typeof v8;
   setFlagsFromString('--no-compilation-cache');
-  setFlagsFromString('--expose-gc');
-  // A context made now has V8's `gc`; calling it collects this thread's whole heap.
-  return vm.runInNewContext('gc') as () => void;
+  return collector();
 });

@@ -46,6 +46,12 @@ export interface PackOptions {
   /** Abort to stop: the temporary file is removed and the promise rejects with the signal's reason. */
   signal?: AbortSignal;
   onProgress?: (progress: PackProgress) => void;
+  /**
+   * Collects the process's garbage (V8's `gc`, which only the caller can expose). Given, it is
+   * called as the zip is written and before the zip is checked, which keeps the peak memory to
+   * what the files being compressed need (see `collect` in write-zip.ts).
+   */
+  collectGarbage?: () => void;
 }
 
 export type PackProgress =
@@ -184,6 +190,7 @@ export async function packFolder(folder: string, options: PackOptions = {}): Pro
           timestamp: options.timestamp ?? DEFAULT_TIMESTAMP,
           ...(signal ? { signal } : {}),
           onEntry: (done, total) => onProgress?.({ step: 'compress', done, total }),
+          ...(options.collectGarbage ? { collect: options.collectGarbage } : {}),
         });
         await handle.sync();
       } finally {
@@ -196,6 +203,8 @@ export async function packFolder(folder: string, options: PackOptions = {}): Pro
 
     signal?.throwIfAborted();
     onProgress?.({ step: 'check-zip' });
+    // What writing left (the last files, zlib's buffers) would otherwise stay beside the check's own.
+    options.collectGarbage?.();
     const zipReport = asFolderReport(await validateBundle(temp, { rules, overrides, excluded: selection.excluded, sourceMaps }), folder);
     const included = zip.entries.map((entry) => ({ path: entry.name, size: entry.size, compressedSize: entry.compressedSize, method: entry.method }));
     const result = { ...base, included, zipSize: zip.size, report: zipReport, stage: 'zip' as const };

@@ -57,6 +57,12 @@ export interface WriteZipOptions {
   window?: number;
   signal?: AbortSignal;
   onEntry?: (written: number, total: number) => void;
+  /**
+   * Collects garbage; called each time COLLECT_EVERY more bytes of files have been written. A
+   * file's bytes and its deflated copy are garbage once written, but they live outside V8's heap,
+   * which V8 collects only once tens of megabytes of them have piled up.
+   */
+  collect?: () => void;
   /** The largest size or offset written in a 32-bit field; lowered by tests to reach the limit. */
   max32?: number;
 }
@@ -68,6 +74,9 @@ export interface WrittenZip {
   /** SHA-256 of the bytes written, in hex. */
   sha256: string;
 }
+
+/** Bytes of files written between two calls of `collect`; see `pack maxdir` in docs/performance.md. */
+export const COLLECT_EVERY = 4 * 1024 * 1024;
 
 interface Prepared {
   nameBytes: Buffer;
@@ -103,6 +112,7 @@ export async function writeZip(inputs: readonly ZipInput[], handle: FileHandle, 
 
   // Entries are prepared (read, checksummed, compressed) ahead of time but written strictly in order.
   const ahead = Math.max(1, options.window ?? 8);
+  let writtenSince = 0;
   const pending: (Promise<Prepared> | undefined)[] = [];
   for (let i = 0; i < inputs.length; i++) {
     options.signal?.throwIfAborted();
@@ -152,6 +162,11 @@ export async function writeZip(inputs: readonly ZipInput[], handle: FileHandle, 
       crc32: entry.crc,
     });
     options.onEntry?.(i + 1, inputs.length);
+    writtenSince += entry.size;
+    if (options.collect && writtenSince >= COLLECT_EVERY) {
+      writtenSince = 0;
+      options.collect();
+    }
   }
 
   const directory = Buffer.concat(central);
@@ -193,7 +208,10 @@ export async function compressContent(content: Buffer, level: number): Promise<{
   // job on the thread pool instead of returning to the main thread every 16 KiB it writes.
   const chunkSize = Math.min(Math.max(content.length + 1024, MIN_DEFLATE_CHUNK), MAX_DEFLATE_CHUNK);
   const deflated = await deflateRaw(content, { level, memLevel: 9, chunkSize });
-  return deflated.length < content.length ? { data: deflated, method: 'deflate' } : { data: content, method: 'store' };
+  if (deflated.length >= content.length) return { data: content, method: 'store' };
+  // zlib hands back a view of its output buffer, which is as large as the file: a copy of the
+  // bytes written lets that buffer go now rather than once the entry is written.
+  return { data: deflated.buffer.byteLength > deflated.length ? Buffer.from(deflated) : deflated, method: 'deflate' };
 }
 
 /**
