@@ -124,6 +124,54 @@ function reportedMs(command, round) {
 }
 
 /**
+ * Runs a command that times both sides of a pair itself, in one process, and prints
+ * `{"ours": [ms…], "reference": [ms…]}` as its last line (bench/hot-update.mjs --json):
+ * `{ ours, reference }`, or `{ failure }`.
+ */
+export function reportedPair(command) {
+  const result = spawnSync(command.file, command.args, { cwd: command.cwd, encoding: 'utf8', timeout: RUN_TIMEOUT_MS * 5 });
+  const outcome = { spec: command, status: result.status, signal: result.signal, error: result.error };
+  const failure = checkRun(command, outcome, 0);
+  if (failure) return { failure: { side: 'ours', ...failure, spec: command } };
+  let samples;
+  try {
+    samples = JSON.parse(result.stdout.trim().split('\n').at(-1));
+  } catch {
+    samples = undefined;
+  }
+  const valid = (list) => Array.isArray(list) && list.length > 0 && list.every((ms) => typeof ms === 'number');
+  if (!valid(samples?.ours) || !valid(samples?.reference) || samples.ours.length !== samples.reference.length) {
+    return { failure: { side: 'ours', outcome: `printed no pair of times: ${result.stdout.trim().split('\n').at(-1) || '(nothing)'}`, spec: command } };
+  }
+  return { ours: samples.ours, reference: samples.reference };
+}
+
+/**
+ * The run-to-run spread of a figure: the median absolute deviation of its samples from their
+ * median. For a ratio, the samples are the ratios of each round (ours over the reference run
+ * beside it), so a burst of load that slows both sides does not count as spread.
+ */
+export function spreadOf(values) {
+  if (values.length === 0) return null;
+  const middle = median(values);
+  return median(values.map((value) => Math.abs(value - middle)));
+}
+
+/** The ratio of each round: ours over the reference of the same round. */
+export function roundRatios(ours, reference) {
+  return ours.slice(0, reference.length).map((ms, i) => ms / reference[i]);
+}
+
+/**
+ * PASS when the figure meets its goal; SPREAD when it misses by no more than its run-to-run
+ * spread (reported, not chased: a rerun could land on either side); FAIL otherwise.
+ */
+export function judge(value, goal, spread) {
+  if (value <= goal) return 'PASS';
+  return spread !== null && value - goal <= spread ? 'SPREAD' : 'FAIL';
+}
+
+/**
  * Peak resident memory (KiB) of one command, per run, from GNU time's %M (maximum RSS, which the
  * kernel reports for the process and any children it waited for).
  */

@@ -40,6 +40,21 @@ function writeConfigWithoutPlugin(dir) {
 }
 
 /**
+ * The app's Vite config without pipeline-tool's plugin, building into a folder of its own so that
+ * dist/ stays the plugin's build: the yardstick of building with the plugin.
+ */
+export const VITE_WITHOUT_PLUGIN = 'vite.without-pipeline.config.mjs';
+
+function writeViteConfigWithoutPlugin(dir) {
+  const config = readFileSync(path.join(dir, 'vite.config.ts'), 'utf8');
+  if (!/plugins: \[react\(\), pipeline\(\)\]/.test(config)) throw new Error("the template's vite.config.ts no longer reads `plugins: [react(), pipeline()]` as bench/react-app.mjs expects; update it");
+  writeFileSync(
+    path.join(dir, VITE_WITHOUT_PLUGIN),
+    "import react from '@vitejs/plugin-react';\nimport { defineConfig } from 'vite';\n\nexport default defineConfig({ plugins: [react()], build: { outDir: 'dist-without-pipeline' } });\n",
+  );
+}
+
+/**
  * Returns `{ dir, dist, viteBin, eslintBin }`, or `{ error }` when the app cannot be made here (no registry and
  * nothing cached, say), which marks its figure SKIP instead of stopping the benchmark.
  */
@@ -59,6 +74,7 @@ export function prepareReactApp({ workDir, bin, root, log = () => {} }) {
     }
     run(process.execPath, [viteBin, 'build', '--logLevel', 'error'], dir);
     writeConfigWithoutPlugin(dir);
+    writeViteConfigWithoutPlugin(dir);
     return { dir, dist: path.join(dir, 'dist'), viteBin, eslintBin: path.join(dir, 'node_modules', 'eslint', 'bin', 'eslint.js') };
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };

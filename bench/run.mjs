@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // npm run bench: times pipeline-tool as whole processes against standard tools and checks the
-// performance goals in cases.mjs. Exit 0: every goal met. 1: a goal missed or could not be
-// checked; the last line on stderr names which. 2: the benchmark itself could not run (bad flags,
+// performance goals in cases.mjs. Exit 0: every goal met, or missed by less than the run-to-run
+// spread (marked SPREAD). 1: a goal missed by more, or that could not be checked; the last line on
+// stderr names which. 2: the benchmark itself could not run (bad flags,
 // inputs could not be generated). Variables that change Node's own start-up are removed first.
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -11,7 +12,7 @@ import { STARTUP_RUNS_FACTOR, defineCases, findBlocker } from './cases.mjs';
 import { describeMachine, findSystemTools, probeCli, removeStartupVariables, summariseOutput } from './environment.mjs';
 import { prepareInputs } from './inputs.mjs';
 import { prepareReactApp } from './react-app.mjs';
-import { captureOutput, measurePeakMemory, median, timePair, timeReported } from './measure.mjs';
+import { captureOutput, judge, measurePeakMemory, median, reportedPair, roundRatios, spreadOf, timePair, timeReported } from './measure.mjs';
 import { formatJson, formatMarkdown, formatMissed, formatText } from './report.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -28,8 +29,9 @@ Options:
   --markdown      print the table as Markdown (for docs/performance.md)
   --only <ids>    run only these figures, comma-separated: validate-max, validate-maxjs,
                   validate-maxmin, validate-typical, validate-bomb, validate-maxdir, pack-max,
-                  validate-react, report-react, lint-react, version, fixtures-100k,
-                  peak-memory, peak-memory-maxjs
+                  validate-react, report-react, vite-plugin-build, hot-update, lint-react,
+                  version, fixtures-100k,
+                  peak-memory, peak-memory-maxjs, peak-memory-pack
   --regenerate    rebuild the inputs in bench/.work even if they are current
   --cli <path>    measure another build of the binary (default bin/pipeline-tool.js)
   -h, --help      show this help`;
@@ -125,7 +127,34 @@ function runRatioCase(testCase, options) {
   }
   if (result.failure) return { ...row, ...describeFailure(testCase, result.failure) };
   row.ratio = row.ours.medianMs / row.ref.medianMs;
-  row.status = row.ratio <= testCase.goal ? 'PASS' : 'FAIL';
+  row.spread = spreadOf(roundRatios(result.ours, result.reference));
+  row.status = judge(row.ratio, testCase.goal, row.spread);
+  return row;
+}
+
+/** A pair timed inside one process that runs both sides in turns (a hot update with and without the checks). */
+function runInProcessPairCase(testCase, options) {
+  progress(`${testCase.measure}: ${options.runs} runs' worth of rounds in one process`);
+  const result = reportedPair(testCase.ours(options.runs));
+  const row = {
+    id: testCase.id,
+    kind: 'ratio',
+    measure: testCase.measure,
+    reference: testCase.referenceLabel,
+    goal: { max: testCase.goal, unit: 'ratio' },
+    ours: null,
+    ref: null,
+    ratio: null,
+    spread: null,
+    status: 'FAIL',
+    note: null,
+  };
+  if (result.failure) return { ...row, ...describeFailure(testCase, result.failure) };
+  row.ours = { medianMs: median(result.ours), samplesMs: result.ours };
+  row.ref = { medianMs: median(result.reference), samplesMs: result.reference };
+  row.ratio = row.ours.medianMs / row.ref.medianMs;
+  row.spread = spreadOf(roundRatios(result.ours, result.reference));
+  row.status = judge(row.ratio, testCase.goal, row.spread);
   return row;
 }
 
@@ -179,12 +208,14 @@ function runMemoryCase(testCase, options, tools) {
     note: null,
   };
   if (result.failure) return { ...row, ...describeFailure(testCase, result.failure) };
-  row.status = row.peakMiB <= testCase.goalMiB ? 'PASS' : 'FAIL';
+  row.spread = spreadOf(result.samplesKiB.map((kib) => kib / 1024));
+  row.status = judge(row.peakMiB, testCase.goalMiB, row.spread);
   return row;
 }
 
 function blockedRow(testCase, blocker) {
-  const base = { id: testCase.id, kind: testCase.kind, measure: testCase.measure, status: blocker.status, note: blocker.note };
+  const kind = testCase.kind === 'pair-in-process' ? 'ratio' : testCase.kind;
+  const base = { id: testCase.id, kind, measure: testCase.measure, status: blocker.status, note: blocker.note };
   if (testCase.kind === 'memory') return { ...base, reference: '', goal: { max: testCase.goalMiB, unit: 'MiB' }, peakMiB: null, samplesKiB: [] };
   const goal = testCase.kind === 'load' ? { maxMs: testCase.goalMs, maxPerRowRatio: testCase.goalPerRowRatio, unit: 'ms' } : { max: testCase.goal, unit: 'ratio' };
   return { ...base, reference: testCase.referenceLabel, goal, ours: null, ref: null, ratio: null };
@@ -231,12 +262,14 @@ async function main(argv) {
     if (blocker) results.push(blockedRow(testCase, blocker));
     else if (testCase.kind === 'memory') results.push(runMemoryCase(testCase, options, tools));
     else if (testCase.kind === 'load') results.push(runLoadCase(testCase, options));
+    else if (testCase.kind === 'pair-in-process') results.push(runInProcessPairCase(testCase, options));
     else results.push(runRatioCase(testCase, options));
   }
   endProgress();
   rmSync(outDir, { recursive: true, force: true });
 
-  const ok = results.every((row) => row.status === 'PASS');
+  // A goal missed by less than the run-to-run spread is reported as such, not counted as missed.
+  const ok = results.every((row) => row.status === 'PASS' || row.status === 'SPREAD');
   const report = {
     machine,
     tools,

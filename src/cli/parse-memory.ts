@@ -20,10 +20,33 @@ import { onHeavyParsing } from '../core/code/script-syntax.js';
  * code cache of the CLI's own bundles only under the flags it was made with (src/cli-loader.cts),
  * which is without these, so they are set after the bundles are loaded.
  */
+let gc: (() => void) | undefined;
+
+/** V8's collector for this thread (a full collection), exposed on first call. */
+export function collector(): () => void {
+  if (!gc) {
+    const { setFlagsFromString } = createRequire(import.meta.url)('node:v8') as typeof v8;
+    setFlagsFromString('--expose-gc');
+    // A context made now has V8's `gc`; calling it collects this thread's whole heap.
+    gc = vm.runInNewContext('gc') as () => void;
+  }
+  return gc;
+}
+
+/**
+ * A collection of the young generation only, for pack (see `collectGarbage` in pack-folder.ts):
+ * the files it reads, the buffers zlib fills and the entries it inflates are garbage once written
+ * or checked, but held outside V8's heap, which V8 collects only after tens of megabytes of them.
+ * Their Buffer objects die young, so a scavenge frees them: on `pack maxdir` it cost about a sixth
+ * of a full collection (7 against 40 ms a call at load 17), for a peak 2 to 4 MiB higher.
+ */
+export function youngCollector(): () => void {
+  const gc = collector() as (options?: { type: 'minor' | 'major' }) => void;
+  return () => gc({ type: 'minor' });
+}
+
 onHeavyParsing(() => {
   const { setFlagsFromString } = createRequire(import.meta.url)('node:v8') as typeof v8;
   setFlagsFromString('--no-compilation-cache');
-  setFlagsFromString('--expose-gc');
-  // A context made now has V8's `gc`; calling it collects this thread's whole heap.
-  return vm.runInNewContext('gc') as () => void;
+  return collector();
 });

@@ -297,6 +297,14 @@ describe('packFolder: what it reports while it works', () => {
     ]);
   });
 
+  it('collects garbage, when given the means, once the zip is written and before it is checked', async () => {
+    const { tool, cwd } = setup();
+    const steps: string[] = [];
+    await packFolder(tool, { cwd, onProgress: (progress) => steps.push(progress.step), collectGarbage: () => steps.push('collect') });
+    expect(steps.slice(-2)).toEqual(['check-zip', 'collect']);
+    expect(steps.filter((step) => step === 'collect')).toHaveLength(1);
+  });
+
   it('in a dry run, selects and checks the files only', async () => {
     const { tool, cwd } = setup();
     const steps: PackProgress[] = [];

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { validateBundle } from '../../src/core/validate.js';
-import { dosDateTime, writeZip, type ZipInput } from '../../src/core/pack/write-zip.js';
+import { COLLECT_EVERY, dosDateTime, writeZip, type ZipInput } from '../../src/core/pack/write-zip.js';
 import { compressContent, zipSizeOf } from '../../src/core/shipment/zip-size.js';
 import { tempDir } from '../helpers/bundles.js';
 import { noise } from '../helpers/noise.js';
@@ -255,6 +255,33 @@ describe('writeZip: reading ahead', () => {
       expect(started).toBe(20);
       expect(written.entries.map((entry) => entry.name)).toEqual(inputs.map((input) => input.name));
     }
+  });
+});
+
+describe('writeZip: memory', () => {
+  it('calls `collect` each time COLLECT_EVERY more bytes of files have been written, and never without it', async () => {
+    // Ten files of a quarter of COLLECT_EVERY: a collection after the 4th and the 8th.
+    const files = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`f${i}.js`, Buffer.alloc(COLLECT_EVERY / 4, 0x61 + i)]));
+    const calls: number[] = [];
+    let written = 0;
+    const file = path.join(tempDir(), 'collect.zip');
+    const handle = await open(file, 'w');
+    let zip;
+    try {
+      zip = await writeZip(inputsOf(files), handle, { level: 1, timestamp: new Date(0), onEntry: (done) => (written = done), collect: () => calls.push(written) });
+    } finally {
+      await handle.close();
+    }
+    expect(calls).toEqual([4, 8]);
+    expect(zip.entries.map((entry) => entry.size)).toEqual(Object.values(files).map((content) => content.length));
+  });
+
+  it('keeps only the deflated bytes of a file, not zlib\'s output buffer the size of the file', async () => {
+    const content = Buffer.alloc(1024 * 1024, 0x61);
+    const { data, method } = await compressContent(content, 6);
+    expect(method).toBe('deflate');
+    expect(data.buffer.byteLength).toBeLessThan(content.length / 100);
+    expect(inflateRawSync(data)).toEqual(content);
   });
 });
 

@@ -51,6 +51,12 @@ export interface WriteZipOptions {
   window?: number;
   signal?: AbortSignal;
   onEntry?: (written: number, total: number) => void;
+  /**
+   * Collects garbage; called each time COLLECT_EVERY more bytes of files have been written. A
+   * file's bytes and its deflated copy are garbage once written, but they live outside V8's heap,
+   * which V8 collects only once tens of megabytes of them have piled up.
+   */
+  collect?: () => void;
   /** The largest size or offset written in a 32-bit field; lowered by tests to reach the limit. */
   max32?: number;
 }
@@ -62,6 +68,9 @@ export interface WrittenZip {
   /** SHA-256 of the bytes written, in hex. */
   sha256: string;
 }
+
+/** Bytes of files written between two calls of `collect`; see `pack maxdir` in docs/performance.md. */
+export const COLLECT_EVERY = 4 * 1024 * 1024;
 
 interface Prepared {
   nameBytes: Buffer;
@@ -97,6 +106,7 @@ export async function writeZip(inputs: readonly ZipInput[], handle: FileHandle, 
 
   // Entries are prepared (read, checksummed, compressed) ahead of time but written strictly in order.
   const ahead = Math.max(1, options.window ?? 8);
+  let writtenSince = 0;
   const pending: (Promise<Prepared> | undefined)[] = [];
   for (let i = 0; i < inputs.length; i++) {
     options.signal?.throwIfAborted();
@@ -146,6 +156,11 @@ export async function writeZip(inputs: readonly ZipInput[], handle: FileHandle, 
       crc32: entry.crc,
     });
     options.onEntry?.(i + 1, inputs.length);
+    writtenSince += entry.size;
+    if (options.collect && writtenSince >= COLLECT_EVERY) {
+      writtenSince = 0;
+      options.collect();
+    }
   }
 
   const directory = Buffer.concat(central);

@@ -31,7 +31,10 @@ export async function compressContent(content: Buffer, level: number): Promise<{
   // job on the thread pool instead of returning to the main thread every 16 KiB it writes.
   const chunkSize = Math.min(Math.max(content.length + 1024, MIN_DEFLATE_CHUNK), MAX_DEFLATE_CHUNK);
   const deflated = await deflateRaw(content, { level, memLevel: 9, chunkSize });
-  return deflated.length < content.length ? { data: deflated, method: 'deflate' } : { data: content, method: 'store' };
+  if (deflated.length >= content.length) return { data: content, method: 'store' };
+  // zlib hands back a view of its output buffer, which is as large as the file: a copy of the
+  // bytes written lets that buffer go now rather than once the entry is written.
+  return { data: deflated.buffer.byteLength > deflated.length ? Buffer.from(deflated) : deflated, method: 'deflate' };
 }
 
 /**

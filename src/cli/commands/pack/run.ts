@@ -11,7 +11,7 @@ import { useColour, type CliIo } from '../../io.js';
 import { resolveTarget } from '../../project.js';
 import type { PackFlags } from './command.js';
 import type { PackOutputOptions } from './limits.js';
-import '../../parse-memory.js';
+import { youngCollector } from '../../parse-memory.js';
 
 const EXIT_ON_SIGNAL: Partial<Record<NodeJS.Signals, number>> = { SIGINT: EXIT.interrupted, SIGTERM: EXIT.terminated };
 
@@ -43,6 +43,7 @@ export async function runPack(given: string | undefined, flags: PackFlags, io: C
       ...(timestamp ? { timestamp } : {}),
       signal: controller.signal,
       onProgress: progress.update,
+      collectGarbage: youngCollector(),
     });
     progress.stop();
     const page = flags.report === undefined ? undefined : await writePackReport(result, flags.report, target.project?.root ?? io.cwd, io.cwd);
