@@ -18,13 +18,13 @@ const FONT_BYTES = 20_000;
 /** Bytes that are not worth compressing. */
 const bytes = (count: number) => Buffer.from(Array.from({ length: count }, (_, i) => (i * 7919) % 251));
 
-/** The project: src/main.tsx imports the package's stylesheet `sheet`; vite.config.mjs passes `options` to the plugin. */
-function project(sheet: string, options = ''): string {
+/** The project: src/main.tsx imports the package's stylesheet `sheet`; vite.config.mjs passes `options` to the plugin, and starts with `config`. */
+function project(sheet: string, options = '', config = ''): string {
   const root = viteProject({
     'index.html': INDEX_HTML.replace('main.ts', 'main.tsx'),
     'public/manifest.json': JSON.stringify(MANIFEST),
     'src/main.tsx': `import 'old-icons/${sheet}';\n\ndocument.getElementById('root')!.textContent = 'ready';\n`,
-    'vite.config.mjs': `import pipeline from 'pipeline-tool/vite';\n\nexport default { plugins: [pipeline(${options})], resolve: { preserveSymlinks: true } };\n`,
+    'vite.config.mjs': `import pipeline from 'pipeline-tool/vite';\n\nexport default { ${config}plugins: [pipeline(${options})], resolve: { preserveSymlinks: true } };\n`,
   });
   // A package of the project's own node_modules, as npm installs one.
   const pkg = path.join(root, 'node_modules', 'old-icons');
@@ -89,5 +89,14 @@ describe('vite build of a tool that validate refuses', () => {
     expect(result.stderr).toContain('error during build:\n[pipeline-tool] dist/ would be refused: 1 error from pipeline-tool validate.\n  dist/manifest.json: manifest.json has no "version"');
     expect(result.stderr).not.toMatch(STACK_TRACE);
     expect(result.stderr).not.toContain('[Getter/Setter]');
+  }, 120_000);
+});
+
+describe('vite build with a base that is not relative', () => {
+  it('fails with the message alone, no stack trace', () => {
+    const result = viteBuild(project('icons-woff2.css', '', "base: '/tool/', "));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('error during build:\n[pipeline-tool] base is "/tool/", but a tool\'s files are served from an address nobody knows in advance');
+    expect(result.stderr).not.toMatch(STACK_TRACE);
   }, 120_000);
 });
