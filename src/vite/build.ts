@@ -4,7 +4,7 @@ import type { Problem, Report } from '../core/problem.js';
 import { openBundleToCheck } from '../core/bundle/open-bundle.js';
 import { limitsOf, sizeLine } from '../core/report/limits.js';
 import { validateBundle } from '../core/validate.js';
-import { libraryGroups, librarySummary, splitLibraryWarnings } from '../core/library-summary.js';
+import { libraryLines, splitLibraryWarnings } from '../core/library-summary.js';
 import { toClassicScripts } from './classic-scripts.js';
 import { BuildFailure, failBuild, type Failure } from './failure.js';
 import { readProjectSettings, type ProjectSettings } from './project.js';
@@ -48,15 +48,10 @@ export function buildPlugin(validate: boolean, verbose = false, failure: Failure
       }
       if (!report) return;
       // Library code's warnings are summed up per package, as validate's text output sums them.
-      const { listed, summed } = splitLibraryWarnings(
-        report.problems.filter((p) => p.severity === 'warning'),
-        verbose,
-      );
+      const warnings = report.problems.filter((p) => p.severity === 'warning');
+      const { listed } = splitLibraryWarnings(warnings, verbose);
       for (const problem of listed) this.warn(`${PREFIX} ${describeProblem(problem, shown)}`);
-      for (const [key, warnings] of libraryGroups(summed)) {
-        const pkg = warnings[0]!.package;
-        this.warn(`${PREFIX} ${pkg === undefined ? key : `node_modules/${pkg}`}: ${librarySummary(key, warnings, pkg, 'the verbose option of pipeline-tool/vite lists them')}`);
-      }
+      if (!verbose) for (const line of libraryLines(warnings, 'the verbose option of pipeline-tool/vite lists them')) this.warn(`${PREFIX} ${line.name}: ${line.summary}`);
       if (report.errorCount > 0) {
         failBuild(failure, this, describeErrors(report, shown));
         return;
