@@ -84,7 +84,7 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
     }
     const hits = explained.length > 0 ? found.filter((hit) => !explained.some((covers) => covers({ ...hit, data: hit.data as Record<string, unknown> }))) : found;
     // Placed before the settings apply, so that overrides and comments can name the author's files.
-    const placement = options.sourceMaps === false ? undefined : await placeAtSources(hits, source, options.sourceMaps ?? {}, COMPILED_SINKS);
+    const placement = options.sourceMaps === false ? undefined : await placeAtSources(hits, source, options.sourceMaps ?? {}, COMPILED_SINKS, LIBRARY_ENTRIES);
     const sourceDirectives = placement?.directives ?? [];
     const unknownInSources = unknownDirectiveIds(sourceDirectives).map((finding): RuleFinding => ({ rule: unknownDirectiveRule, ...finding }));
     // The author's syntax that a framework compiled into a sink of its own, placed where it was written.
@@ -114,7 +114,9 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
       const library = libraries.get(hit);
       if (library && guarded(hit, library)) continue;
       const severity: Severity = setting === 'warn' ? 'warning' : setting === 'error' ? 'error' : hit.rule.severity;
-      const data = library?.package === undefined ? hit : { ...hit, data: { ...hit.data, package: library.package } };
+      const enabled = placement?.enabledAt.get(hit);
+      const data =
+        library?.package === undefined ? hit : { ...hit, data: { ...hit.data, package: library.package, ...(enabled ? { enabledAt: `${enabled.file}:${enabled.line}:${enabled.column}` } : {}) } };
       const problem = toProblem(hit.rule, severity, data, placed);
       if (library) problem.library = true;
       if (library?.package !== undefined) problem.package = library.package;
@@ -362,6 +364,9 @@ interface RuleFinding extends RuleHit<object> {
 
 /** The sinks that frameworks compile the author's syntax into, by rule. */
 const COMPILED_SINKS = new Map(registry.flatMap((rule) => (rule.compiled === undefined ? [] : [[rule.id, rule.compiled as readonly CompiledSink<object>[]] as const])));
+
+/** The packages whose findings point at the author's code that turns them on, by rule. */
+const LIBRARY_ENTRIES = new Map(registry.flatMap((rule) => (rule.entries === undefined ? [] : [[rule.id, rule.entries] as const])));
 
 const unknownDirectiveRule = registry.find((rule) => rule.id === UNKNOWN_DISABLE_DIRECTIVE)!;
 

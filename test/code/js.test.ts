@@ -776,3 +776,12 @@ describe("Svelte's {@html}, found through the map", () => {
     expect(siteAt('<div>{@html note}{|other}</div>')).toBeUndefined();
   });
 });
+
+describe("a package's storage turned on in the author's code", () => {
+  const entry = rules.find((rule) => rule.id === 'browser-storage')!.entries!.find((candidate) => candidate.package === 'pinia-plugin-persistedstate')!;
+
+  it("is pinia's persist option, unless it is set off", () => {
+    for (const on of ['persist: true })', 'persist:!0})', "persist: { key: 'draft' } })", 'persist: [{ pick: [] }]']) expect(entry.at.test(on), on).toBe(true);
+    for (const off of ['persist: false })', 'persist: undefined', 'persist: null', 'persisted: true', 'state: () => ({})']) expect(entry.at.test(off), off).toBe(false);
+  });
+});

@@ -111,6 +111,8 @@ describe('a React app with MUI, @fontsource/roboto and i18next\u2019s language d
   });
 });
 
+const STORE_LINE = "export const useDraft = defineStore('draft', { state: () => ({ note: '' }), persist: true });";
+
 describe('a Vue app with pinia and pinia-plugin-persistedstate', () => {
   let app: Built;
   beforeAll(async () => {
@@ -131,7 +133,7 @@ describe('a Vue app with pinia and pinia-plugin-persistedstate', () => {
         'src/store.ts': [
           "import { defineStore } from 'pinia';",
           '',
-          "export const useDraft = defineStore('draft', { state: () => ({ note: '' }), persist: true });",
+          STORE_LINE,
           '',
         ].join('\n'),
         'src/App.vue': [
@@ -158,14 +160,17 @@ describe('a Vue app with pinia and pinia-plugin-persistedstate', () => {
     const summary = warnings.split('\n').filter((line) => line.includes('pinia-plugin-persistedstate'));
     expect(summary).toHaveLength(1);
     expect(summary[0]).toMatch(/\[pipeline-tool\] node_modules\/pinia-plugin-persistedstate: 1 browser-storage warning in pinia-plugin-persistedstate \(library code\), not listed/);
-    expect(summary[0]).toContain("Do not turn on pinia-plugin-persistedstate's persistence");
+    // Where the author turned it on: the store's persist option, through the map.
+    expect(summary[0]).toContain(`Do not turn on pinia-plugin-persistedstate's persistence (turned on at src/store.ts:3:${STORE_LINE.indexOf('persist') + 1});`);
     expect(summary[0]).not.toContain('overrides');
   });
 
   it('finds v-html at the author\u2019s line, and CI fails on the unguarded library store the author turned on', async () => {
     const report = await validateBundle(path.join(app.root, 'dist'), { sourceMaps: { root: app.root } });
     expect(report.problems.filter((p) => !p.library).map((p) => `${p.ruleId} ${p.file}:${p.line}`)).toEqual(['unsafe-html src/App.vue:8']);
-    expect(report.problems.filter((p) => p.library && p.ruleId === 'browser-storage').map((p) => p.package)).toEqual(['pinia-plugin-persistedstate']);
+    expect(report.problems.filter((p) => p.library && p.ruleId === 'browser-storage').map((p) => [p.package, p.data?.enabledAt])).toEqual([
+      ['pinia-plugin-persistedstate', `src/store.ts:3:${STORE_LINE.indexOf('persist') + 1}`],
+    ]);
     const ci = validateAsCi(app.root);
     expect(ci.code).toBe(1);
     expect(ci.stdout).toContain('browser-storage warning in pinia-plugin-persistedstate (library code)');

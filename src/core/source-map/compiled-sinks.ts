@@ -18,3 +18,17 @@ export interface CompiledSink<D> {
    */
   site(text: string, offset: number): D | undefined;
 }
+
+/**
+ * A package whose finding the author can act on where they turned it on: `persist: true` in a
+ * pinia store is what makes `pinia-plugin-persistedstate` read localStorage. The author's place is
+ * where the built file's map lands on that option in the author's own source (not under
+ * node_modules); it is looked for only in a built file where a finding of the rule was placed in
+ * the package's code.
+ */
+export interface LibraryEntry {
+  /** The npm package, as a finding in its code names it. */
+  readonly package: string;
+  /** The author's source text at the place (the option's key, the call's name) that turns it on. */
+  readonly at: RegExp;
+}
