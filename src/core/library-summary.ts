@@ -52,6 +52,25 @@ export function librarySummary(file: string, warnings: readonly Problem[], pkg?:
   return `${list} ${noun} ${where}, not listed (${listedBy})${storage === undefined ? '' : `: ${storage.message}`}${quiet}`;
 }
 
+/** One line of library warnings summed up: what it is about (`node_modules/<package>`, or a vendored file's path), its words, and the warnings. */
+export interface LibraryLine<P extends Problem = Problem> {
+  name: string;
+  summary: string;
+  warnings: P[];
+}
+
+/**
+ * The library warnings among `problems`, one line per package (or vendored file), as the Vite
+ * build and dev say them; `listedBy` says where they are listed ("--verbose lists them").
+ */
+export function libraryLines<P extends Problem>(problems: readonly P[], listedBy: string): LibraryLine<P>[] {
+  const summed = problems.filter(isSummed);
+  return [...libraryGroups(summed)].map(([key, warnings]) => {
+    const pkg = warnings[0]!.package;
+    return { name: pkg === undefined ? key : `node_modules/${pkg}`, summary: librarySummary(key, warnings, pkg, listedBy), warnings: warnings as P[] };
+  });
+}
+
 /** A file's path as a pattern that matches only it (gitignore syntax: a name alone would match in every folder). */
 function ignorePattern(file: string): string {
   const escaped = file.replace(/[\\*?[\]!#]/g, '\\$&').replace(/ $/, '\\ ');

@@ -13,6 +13,7 @@ import { summarise, type Finding, type Problem, type Report, type Severity } fro
 import { rules as registry } from './rules/index.js';
 import type { AnyRule, ContentSummary, RuleContext, RuleHit } from './rules/rule.js';
 import { MAX_UNPACKED_BYTES } from './rules/unpacked-size.js';
+import type { CompiledSink } from './source-map/compiled-sinks.js';
 import { placeAtSources, type SourceMapOptions } from './source-map/place-findings.js';
 import { silencedLines } from './source-map/source-directives.js';
 import type { SourcePosition } from './source-map/source-placer.js';
@@ -93,13 +94,19 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
     }
     const hits = explained.length > 0 ? found.filter((hit) => !explained.some((covers) => covers({ ...hit, data: hit.data as Record<string, unknown> }))) : found;
     // Placed before the settings apply, so that overrides and comments can name the author's files.
-    const placement = options.sourceMaps === false ? undefined : await placeAtSources(hits, source, options.sourceMaps ?? {});
+    const placement = options.sourceMaps === false ? undefined : await placeAtSources(hits, source, options.sourceMaps ?? {}, COMPILED_SINKS, LIBRARY_ENTRIES);
     const sourceDirectives = placement?.directives ?? [];
     const unknownInSources = unknownDirectiveIds(sourceDirectives).map((finding): RuleFinding => ({ rule: unknownDirectiveRule, ...finding }));
+    // The author's syntax that a framework compiled into a sink of its own, placed where it was written.
+    const compiled = (placement?.compiled ?? []).map(({ ruleId, file, line, column, data, placed }) => {
+      const hit: RuleFinding = { rule: registry.find((rule) => rule.id === ruleId)!, ruleId, file, line, column, data };
+      placement!.placed.set(hit, placed);
+      return hit;
+    });
     const problems: Problem[] = [];
     // Code that the bundle holds twice (inlined, or in two chunks) is one problem at its source.
     const atSource = new Set<string>();
-    const all = [...hits, ...unknownInSources];
+    const all = [...hits, ...compiled, ...unknownInSources];
     const libraries = new Map<RuleFinding, { package?: string }>();
     for (const hit of all) {
       // Library code: where a map places the finding, by its source's path (node_modules/…), so
@@ -117,7 +124,9 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
       const library = libraries.get(hit);
       if (library && guarded(hit, library)) continue;
       const severity: Severity = setting === 'warn' ? 'warning' : setting === 'error' ? 'error' : hit.rule.severity;
-      const data = library?.package === undefined ? hit : { ...hit, data: { ...hit.data, package: library.package } };
+      const enabled = placement?.enabledAt.get(hit);
+      const data =
+        library?.package === undefined ? hit : { ...hit, data: { ...hit.data, package: library.package, ...(enabled ? { enabledAt: `${enabled.file}:${enabled.line}:${enabled.column}` } : {}) } };
       const problem = toProblem(hit.rule, severity, data, placed);
       if (library) problem.library = true;
       if (library?.package !== undefined) problem.package = library.package;
@@ -368,6 +377,12 @@ interface RuleFinding extends RuleHit<object> {
   rule: AnyRule;
   ruleId: string;
 }
+
+/** The sinks that frameworks compile the author's syntax into, by rule. */
+const COMPILED_SINKS = new Map(registry.flatMap((rule) => (rule.compiled === undefined ? [] : [[rule.id, rule.compiled as readonly CompiledSink<object>[]] as const])));
+
+/** The packages whose findings point at the author's code that turns them on, by rule. */
+const LIBRARY_ENTRIES = new Map(registry.flatMap((rule) => (rule.entries === undefined ? [] : [[rule.id, rule.entries] as const])));
 
 const unknownDirectiveRule = registry.find((rule) => rule.id === UNKNOWN_DISABLE_DIRECTIVE)!;
 

@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { openShippedFolder, type ShippedSource } from '../core/shipment/shipment.js';
 import { SERVED_RULE_IDS } from '../core/code/rule-ids.js';
+import { libraryLines, type LibraryLine } from '../core/library-summary.js';
 import { summarise, type Report } from '../core/problem.js';
 import { limitsOf, sizeLine, type BundleLimits } from '../core/report/limits.js';
 import type { ServedProblem } from '../core/served/check-module.js';
@@ -13,7 +14,7 @@ import { validateBundle, type ValidateOptions } from '../core/validate.js';
  * code rules find in the modules another dev server serves (the Vite plugin checks each as it is
  * served), and the report then holds only what waits for a build.
  */
-export type Findings = ({ ok: true; report: Report; limits: BundleLimits; sizeLine: string } | { ok: false; message: string }) & { served?: ServedFindings };
+export type Findings = ({ ok: true; report: Report; limits: BundleLimits; sizeLine: string; library?: LibraryLine[] } | { ok: false; message: string }) & { served?: ServedFindings };
 
 type FindingSettings = Pick<ValidateOptions, 'rules' | 'overrides' | 'sourceMaps'>;
 
@@ -24,20 +25,27 @@ export interface ServedFindings {
   modules: number;
   /** The rules checked as served; their findings in the build's report are left out, as the served code is newer. */
   ruleIds: readonly string[];
+  /** The library warnings among the problems, summed up per package as validate sums them. */
+  library?: LibraryLine<ServedProblem>[];
 }
 
+/** Where the panel lists the warnings that a library line sums up. */
+const PANEL_LISTS = 'the line opens to list them';
+
 /**
- * The build's findings with the served modules' beside them. The served code is what runs now, so
- * the build's findings of the rules checked as served are left out: a mistake fixed since the build
- * goes away at once, and one made since shows without a build.
+ * The build's findings with the served modules' beside them, as the panel shows them. The served
+ * code is what runs now, so the build's findings of the rules checked as served are left out: a
+ * mistake fixed since the build goes away at once, and one made since shows without a build.
+ * Library warnings are summed up per package (`library`), as validate, pack and the Vite build say
+ * them; the panel lists them when the line is opened.
  */
 export function withServedFindings(findings: Findings, served: Omit<ServedFindings, 'ruleIds'> | null): Findings {
-  if (served === null) return findings;
-  const full: ServedFindings = { ...served, ruleIds: SERVED_RULE_IDS };
-  if (!findings.ok) return { ...findings, served: full };
+  const full: ServedFindings | undefined = served === null ? undefined : { ...served, ruleIds: SERVED_RULE_IDS, library: libraryLines(served.problems, PANEL_LISTS) };
+  const withServed = full === undefined ? {} : { served: full };
+  if (!findings.ok) return { ...findings, ...withServed };
   const { report } = findings;
-  const kept = summarise(report.bundle, report.kind, report.problems.filter((problem) => !SERVED_RULE_IDS.includes(problem.ruleId)));
-  return { ...findings, report: { ...report, ...kept }, served: full };
+  const current = full === undefined ? report : { ...report, ...summarise(report.bundle, report.kind, report.problems.filter((problem) => !SERVED_RULE_IDS.includes(problem.ruleId))) };
+  return { ...findings, report: current, library: libraryLines(current.problems, PANEL_LISTS), ...withServed };
 }
 
 /**

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Plugin, UserConfig } from 'vite';
 import { ALLOWED_EXTENSIONS, extensionOf } from '../core/paths.js';
 import { fileTypeHint } from '../core/rules/file-type.js';
+import { failBuild, type Failure } from './failure.js';
 
 /*
  * Assets of a type the marketplace refuses never reach the bundle as files. A small one is inlined
@@ -76,7 +77,7 @@ function splitList(list: string): string[] {
   return parts.filter((part) => part !== '');
 }
 
-export function assetsPlugin(inlineLimit: number): Plugin {
+export function assetsPlugin(inlineLimit: number, failure: Failure): Plugin {
   // Absolute path of a refused asset → the files that use it.
   const users = new Map<string, Set<string>>();
   // A stylesheet or module → the file that imported it, to name the author's own import.
@@ -127,40 +128,48 @@ export function assetsPlugin(inlineLimit: number): Plugin {
       }
       return fonts.dropped.length > 0 ? { code: fonts.css, map: null } : null;
     },
-    generateBundle(_options, bundle) {
-      const shown = (file: string) => path.relative(root, file).split(path.sep).join('/') || file;
-      if (dropped.size > 0) {
-        const total = [...dropped.values()].reduce((a, b) => a + b, 0);
-        const sheets = [...dropped.keys()].map((file) => {
-          const own = authorImport(file, importers, root);
-          return own === undefined || own === file ? shown(file) : `${shown(file)}, imported by ${shown(own)}`;
+    // After the other plugins', so that every file of the bundle is there to judge (and to hold back).
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        const shown = (file: string) => path.relative(root, file).split(path.sep).join('/') || file;
+        if (dropped.size > 0) {
+          const total = [...dropped.values()].reduce((a, b) => a + b, 0);
+          const sheets = [...dropped.keys()].map((file) => {
+            const own = authorImport(file, importers, root);
+            return own === undefined || own === file ? shown(file) : `${shown(file)}, imported by ${shown(own)}`;
+          });
+          logger?.info(
+            `[pipeline-tool] left out ${total} fallback font ${total === 1 ? 'file' : 'files'} (.woff, .ttf, .eot), which the marketplace refuses, from @font-face rules that also name .woff2, which every browser the platform supports reads: ${sheets.sort().join('; ')}.`,
+          );
+        }
+        const refused = Object.values(bundle).filter((output) => output.type === 'asset' && isRefused(output.fileName));
+        if (refused.length === 0) return;
+        const lines = refused.map((asset) => {
+          const source = asset.type === 'asset' ? asset : undefined;
+          // Relative to Vite's root, or absolute.
+          const original = source?.originalFileNames[0] === undefined ? undefined : path.resolve(root, source.originalFileNames[0]);
+          const extension = extensionOf(original ?? asset.fileName);
+          const usedBy = original === undefined ? [] : [...(users.get(original) ?? [])].sort();
+          const size = typeof source?.source === 'string' ? Buffer.byteLength(source.source) : (source?.source.length ?? 0);
+          // A library's file: name the author's own import that brought it in, which the author can change.
+          const own = usedBy.map((user) => authorImport(user, importers, root)).filter((file): file is string => file !== undefined && file !== usedBy[0]);
+          const where = usedBy.length === 0 ? '' : ` (imported by ${usedBy.map(shown).join(', ')}${own.length === 0 ? '' : `, which ${[...new Set(own.map(shown))].join(', ')} imports`})`;
+          const fromPackage = original !== undefined && original.split(path.sep).includes('node_modules');
+          const fix = fromPackage
+            ? `it comes from a package: import a stylesheet of the package that names only .woff2 fonts, or let the build inline it with pipeline({ inlineLimit: ${size + 1} })`
+            : fileTypeHint(extension);
+          return `  ${original === undefined ? asset.fileName : shown(original)}${where}: ${extension} is not accepted by the marketplace, and at ${size} bytes it is too large to inline (over ${inlineLimit}); ${fix}.`;
         });
-        logger?.info(
-          `[pipeline-tool] left out ${total} fallback font ${total === 1 ? 'file' : 'files'} (.woff, .ttf, .eot), which the marketplace refuses, from @font-face rules that also name .woff2, which every browser the platform supports reads: ${sheets.sort().join('; ')}.`,
+        failBuild(
+          failure,
+          this,
+          `[pipeline-tool] the marketplace would refuse ${refused.length === 1 ? 'an asset' : `${refused.length} assets`} of this build:\n${lines.join('\n')}\n` +
+            `Accepted types: ${ALLOWED_EXTENSIONS.join(' ')}. Smaller files of other types are inlined (the inlineLimit option of pipeline-tool/vite).`,
         );
-      }
-      const refused = Object.values(bundle).filter((output) => output.type === 'asset' && isRefused(output.fileName));
-      if (refused.length === 0) return;
-      const lines = refused.map((asset) => {
-        const source = asset.type === 'asset' ? asset : undefined;
-        // Relative to Vite's root, or absolute.
-        const original = source?.originalFileNames[0] === undefined ? undefined : path.resolve(root, source.originalFileNames[0]);
-        const extension = extensionOf(original ?? asset.fileName);
-        const usedBy = original === undefined ? [] : [...(users.get(original) ?? [])].sort();
-        const size = typeof source?.source === 'string' ? Buffer.byteLength(source.source) : (source?.source.length ?? 0);
-        // A library's file: name the author's own import that brought it in, which the author can change.
-        const own = usedBy.map((user) => authorImport(user, importers, root)).filter((file): file is string => file !== undefined && file !== usedBy[0]);
-        const where = usedBy.length === 0 ? '' : ` (imported by ${usedBy.map(shown).join(', ')}${own.length === 0 ? '' : `, which ${[...new Set(own.map(shown))].join(', ')} imports`})`;
-        const fromPackage = original !== undefined && original.split(path.sep).includes('node_modules');
-        const fix = fromPackage
-          ? `it comes from a package: import a stylesheet of the package that names only .woff2 fonts, or let the build inline it with pipeline({ inlineLimit: ${size + 1} })`
-          : fileTypeHint(extension);
-        return `  ${original === undefined ? asset.fileName : shown(original)}${where}: ${extension} is not accepted by the marketplace, and at ${size} bytes it is too large to inline (over ${inlineLimit}); ${fix}.`;
-      });
-      this.error(
-        `the marketplace would refuse ${refused.length === 1 ? 'an asset' : `${refused.length} assets`} of this build:\n${lines.join('\n')}\n` +
-          `Accepted types: ${ALLOWED_EXTENSIONS.join(' ')}. Smaller files of other types are inlined (the inlineLimit option of pipeline-tool/vite).`,
-      );
+        // Nothing of a refused build is written.
+        for (const name of Object.keys(bundle)) delete bundle[name];
+      },
     },
   };
 }

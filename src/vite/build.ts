@@ -4,8 +4,9 @@ import type { Problem, Report } from '../core/problem.js';
 import { openBundleToCheck } from '../core/bundle/open-bundle.js';
 import { limitsOf, sizeLine } from '../core/report/limits.js';
 import { validateBundle } from '../core/validate.js';
-import { libraryGroups, librarySummary, splitLibraryWarnings } from '../core/library-summary.js';
+import { libraryLines, splitLibraryWarnings } from '../core/library-summary.js';
 import { toClassicScripts } from './classic-scripts.js';
+import { BuildFailure, failBuild, type Failure } from './failure.js';
 import { readProjectSettings, type ProjectSettings } from './project.js';
 
 /*
@@ -16,7 +17,7 @@ import { readProjectSettings, type ProjectSettings } from './project.js';
 
 const PREFIX = '[pipeline-tool]';
 
-export function buildPlugin(validate: boolean, verbose = false): Plugin {
+export function buildPlugin(validate: boolean, verbose = false, failure: Failure): Plugin {
   let config: ResolvedConfig;
   let project: ProjectSettings;
   return {
@@ -31,6 +32,8 @@ export function buildPlugin(validate: boolean, verbose = false): Plugin {
     },
     transformIndexHtml: { order: 'post', handler: toClassicScripts },
     async writeBundle(output) {
+      // A build that already failed (a refused asset) wrote nothing to check.
+      if (failure.failure) return;
       const folder = output.dir ?? path.resolve(config.root, config.build.outDir);
       const shown: Shown = { root: config.root, folder: fromRoot(config.root, folder), sourceRoot: project.root };
       // The folder as pack would zip it, its zip measured while the rules read it.
@@ -45,16 +48,14 @@ export function buildPlugin(validate: boolean, verbose = false): Plugin {
       }
       if (!report) return;
       // Library code's warnings are summed up per package, as validate's text output sums them.
-      const { listed, summed } = splitLibraryWarnings(
-        report.problems.filter((p) => p.severity === 'warning'),
-        verbose,
-      );
+      const warnings = report.problems.filter((p) => p.severity === 'warning');
+      const { listed } = splitLibraryWarnings(warnings, verbose);
       for (const problem of listed) this.warn(`${PREFIX} ${describeProblem(problem, shown)}`);
-      for (const [key, warnings] of libraryGroups(summed)) {
-        const pkg = warnings[0]!.package;
-        this.warn(`${PREFIX} ${pkg === undefined ? key : `node_modules/${pkg}`}: ${librarySummary(key, warnings, pkg, 'the verbose option of pipeline-tool/vite lists them')}`);
+      if (!verbose) for (const line of libraryLines(warnings, 'the verbose option of pipeline-tool/vite lists them')) this.warn(`${PREFIX} ${line.name}: ${line.summary}`);
+      if (report.errorCount > 0) {
+        failBuild(failure, this, describeErrors(report, shown));
+        return;
       }
-      if (report.errorCount > 0) this.error(describeErrors(report, shown));
       config.logger.info(`${PREFIX} ${shown.folder}/ passes pipeline-tool validate${report.warningCount === 0 ? '' : ` with ${plural(report.warningCount, 'warning')}`}.`);
     },
   };
@@ -95,7 +96,7 @@ function buildDefaults(user: UserConfig): UserConfig {
 
 function checkBase(config: ResolvedConfig): void {
   if (config.base === './' || config.base === '') return;
-  throw new Error(
+  throw new BuildFailure(
     `${PREFIX} base is "${config.base}", but a tool's files are served from an address nobody knows in advance, so every path must be relative. Remove base from the Vite config, or set it to "./".`,
   );
 }

@@ -1,6 +1,7 @@
 import type { Plugin } from 'vite';
 import { assetsPlugin, DEFAULT_INLINE_LIMIT } from './assets.js';
 import { buildPlugin } from './build.js';
+import { createFailure, failurePlugins } from './failure.js';
 import type { PipelinePluginOptions } from './options.js';
 import { servePlugin } from './serve.js';
 
@@ -12,7 +13,13 @@ export type { PipelinePluginOptions } from './options.js';
  * has checked. Options: {@link PipelinePluginOptions}.
  */
 export function pipeline(options: PipelinePluginOptions = {}): Plugin[] {
-  return [servePlugin(options), assetsPlugin(options.inlineLimit ?? DEFAULT_INLINE_LIMIT), buildPlugin(options.validate ?? true, options.verbose ?? false)];
+  const failure = createFailure();
+  return [
+    servePlugin(options),
+    assetsPlugin(options.inlineLimit ?? DEFAULT_INLINE_LIMIT, failure),
+    buildPlugin(options.validate ?? true, options.verbose ?? false, failure),
+    ...failurePlugins(failure),
+  ];
 }
 
 export default pipeline;

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DevEnvironment, Logger } from 'vite';
+import { libraryLines } from '../core/library-summary.js';
 import type { checkServedModule, ServedProblem } from '../core/served/check-module.js';
 import type { ProjectSettings } from './project.js';
 
@@ -54,6 +55,8 @@ export function createServedChecks(options: ServedChecksOptions): ServedChecks {
   // The round of checks to come, once Vite has answered; the rounds run one after another.
   let next: Promise<void> | undefined;
   let running: Promise<void> = Promise.resolve();
+  // The library lines the terminal was told, by package: each is said again only when it changes.
+  const told = new Map<string, string>();
   // Loaded with the first check: the rules are not needed to start the server.
   let check: Promise<{ checkServedModule: typeof checkServedModule }> | undefined;
 
@@ -104,6 +107,7 @@ export function createServedChecks(options: ServedChecksOptions): ServedChecks {
     const absolute = (problem: ServedProblem) => (problem.file === undefined ? undefined : path.resolve(problem.served ? project.root : options.folder, problem.file));
     for (const [url, problems] of before) tellOfChanges(problems, checked.get(url)?.problems ?? [], options, absolute);
     const problems = [...checked.values()].flatMap((entry) => entry.problems).sort(byPlace);
+    tellOfLibraries(problems, told, options);
     options.onResult({ problems, modules: checked.size });
   };
 
@@ -144,7 +148,7 @@ const keyOf = (problem: ServedProblem) => JSON.stringify([problem.ruleId, proble
 
 /**
  * Tells the terminal what a module's new check found that the last did not, and that a module's
- * findings went away. Library code's findings (in node_modules) stay in the panel only.
+ * findings went away. Library code's warnings are summed up per package instead (tellOfLibraries).
  */
 function tellOfChanges(
   before: readonly ServedProblem[],
@@ -164,6 +168,21 @@ function tellOfChanges(
   const left = new Set(after.map(keyOf));
   const gone = before.filter((problem) => !left.has(keyOf(problem)) && !problem.library);
   if (gone.length > 0) options.logger.info(`${PREFIX} ${[...new Set(gone.map(placeOf))].join(', ')}: ${gone.length === 1 ? `${gone[0]!.ruleId} is gone` : `${gone.length} findings are gone`}.`);
+}
+
+/**
+ * Library warnings, one line per package as validate, pack and the Vite build print them, said once:
+ * again only when what a package's line says changes. The host page's panel lists them.
+ */
+function tellOfLibraries(problems: readonly ServedProblem[], told: Map<string, string>, options: ServedChecksOptions): void {
+  const now = new Set<string>();
+  for (const line of libraryLines(problems, "the host page's findings panel lists them")) {
+    now.add(line.name);
+    if (told.get(line.name) === line.summary) continue;
+    told.set(line.name, line.summary);
+    options.logger.warn(`${PREFIX} ${line.name}: ${line.summary}`);
+  }
+  for (const name of told.keys()) if (!now.has(name)) told.delete(name);
 }
 
 const placeOf = (problem: ServedProblem) => `${problem.file ?? ''}${problem.line === undefined ? '' : `:${problem.line}${problem.column === undefined ? '' : `:${problem.column}`}`}`;

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_FINDINGS_PER_RULE } from '../../src/core/code/file-report.js';
 import { HOLD_LIMIT, jsScanner } from '../../src/core/code/js-scanner.js';
+import { rules } from '../../src/core/rules/index.js';
 import { at, ids, scanJs, scanWith } from './helpers.js';
 
 describe('the tokenizer never reads code inside comments, strings, templates or regular expressions', () => {
@@ -755,5 +756,32 @@ describe('the trigger-word gate', () => {
     const tail = Buffer.from('\nalert(1);');
     const output = scanWith(jsScanner, 'big.js', Buffer.concat([filler, tail]), { chunk: 1 << 20 });
     expect(output.findings.map((f) => `${f.ruleId}@${f.line}:${f.column}`)).toEqual(['dialog-call@2:1']);
+  });
+});
+
+describe("Svelte's {@html}, found through the map", () => {
+  const sink = rules.find((rule) => rule.id === 'unsafe-html')!.compiled![0]!;
+  const siteAt = (source: string) => sink.site(source.replace('|', ''), source.indexOf('|'));
+
+  it('is the value of a {@html} tag given anything but a plain literal or nothing', () => {
+    expect(sink.framework.test('node_modules/svelte/src/internal/client/dom/blocks/html.js')).toBe(true);
+    expect(sink.framework.test('node_modules/.pnpm/svelte@5.57.3/node_modules/svelte/src/internal/client/dom/blocks/html.js')).toBe(true);
+    expect(sink.sources.test('../../src/App.svelte')).toBe(true);
+    expect(siteAt('<div>{@html |note}</div>')).toEqual({ sink: '{@html}' });
+    expect(siteAt('<div>{@html\n  |marked(note)}</div>')).toEqual({ sink: '{@html}' });
+    expect(siteAt("<div>{@html |'<b>x</b>' + note}</div>")).toEqual({ sink: '{@html}' });
+    for (const safe of ["{@html |'<b>x</b>'}", '{@html |"<b>x</b>" }', '{@html |`<b>x</b>`}', '{@html |null}', '{@html |undefined}']) expect(siteAt(safe)).toBeUndefined();
+    // Anything else of the template is not the value of a {@html}.
+    expect(siteAt('<div>{|note}</div>')).toBeUndefined();
+    expect(siteAt('<div>{@html note}{|other}</div>')).toBeUndefined();
+  });
+});
+
+describe("a package's storage turned on in the author's code", () => {
+  const entry = rules.find((rule) => rule.id === 'browser-storage')!.entries!.find((candidate) => candidate.package === 'pinia-plugin-persistedstate')!;
+
+  it("is pinia's persist option, unless it is set off", () => {
+    for (const on of ['persist: true })', 'persist:!0})', "persist: { key: 'draft' } })", 'persist: [{ pick: [] }]']) expect(entry.at.test(on), on).toBe(true);
+    for (const off of ['persist: false })', 'persist: undefined', 'persist: null', 'persisted: true', 'state: () => ({})']) expect(entry.at.test(off), off).toBe(false);
   });
 });

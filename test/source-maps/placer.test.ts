@@ -131,3 +131,17 @@ describe('lone surrogates', () => {
     expect([0, 1, 2, 3, 4, 5, 7, 8, 9].map((offset) => codePointColumn(line, offset))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 });
+
+describe('the places a map ties to chosen places of its sources', () => {
+  it('each once per place of the source, with the data the test gives, only in the sources asked for', async () => {
+    // Built columns 1, 2 and 3 come from the source's columns 1, 2 and 1.
+    const map = { ...PLAIN, mappings: 'AAAA,CAAC,CADA' };
+    const at = (text: string, offset: number) => (text[offset] === 'a' || text[offset] === 'b' ? text[offset]!.toUpperCase() : undefined);
+    expect(await placerFor(map).sitesOf('app.js', (source) => source.endsWith('.ts'), at)).toEqual([
+      { line: 1, column: 1, at: { file: 'src/a.ts', line: 1, column: 1 }, data: 'A' },
+      { line: 1, column: 2, at: { file: 'src/a.ts', line: 1, column: 2 }, data: 'B' },
+    ]);
+    expect(await placerFor(map).sitesOf('app.js', (source) => source.endsWith('.svelte'), at)).toEqual([]);
+    expect(await placerFor(map).sitesOf('other.js', () => true, at)).toEqual([]);
+  });
+});

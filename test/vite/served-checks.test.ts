@@ -1,7 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
-import { createServer, type ViteDevServer } from 'vite';
+import { createServer, type Plugin, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkServedModule } from '../../src/core/served/check-module.js';
 import pipeline from '../../src/vite/index.js';
@@ -129,6 +129,48 @@ describe('pipeline-tool/vite checks each module as Vite serves it', () => {
   });
 });
 
+describe('a package served as it is', () => {
+  let server: ViteDevServer | undefined;
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('is summed up in one terminal line with what to do about it, said once, and listed in the panel under that line', async () => {
+    const root = viteProject({
+      'public/manifest.json': JSON.stringify(MANIFEST),
+      'index.html': '<!doctype html>\n<html><head><meta charset="utf-8"><title>t</title></head><body><div id="root"></div><script type="module" src="/src/main.ts"></script></body></html>\n',
+      'src/main.ts': "import { keep } from 'keep-store';\n\nkeep('draft', 'x');\n",
+    });
+    // A package of the project's own, served from its folder as Vite serves an installed one it does not pre-bundle.
+    mkdirSync(path.join(root, 'node_modules', 'keep-store'));
+    writeFileSync(path.join(root, 'node_modules', 'keep-store', 'package.json'), JSON.stringify({ name: 'keep-store', version: '1.0.0', type: 'module', main: 'index.js' }));
+    writeFileSync(path.join(root, 'node_modules', 'keep-store', 'index.js'), 'export function keep(key, value) {\n  localStorage.setItem(key, value);\n  sessionStorage.setItem(key, value);\n}\n');
+    const logger = captureLogger();
+    const plugins = pipeline({ port: 0 });
+    const serve = plugins[0] as Plugin & { servedChecks: () => { idle(): Promise<void> } | undefined };
+    server = await createServer({ root, configFile: false, clearScreen: false, customLogger: logger, plugins, server: { port: 0 }, optimizeDeps: { noDiscovery: true, include: [] } });
+    await server.listen();
+    server.printUrls();
+    const hostUrl = await waitFor(() => /Open:\s+(\S+)/.exec(logger.text('info'))?.[1], SETTLE_MS, 'the host page address');
+    const environment = server.environments['client']!;
+    await environment.transformRequest('/src/main.ts');
+    await environment.transformRequest('/node_modules/keep-store/index.js');
+    const line = await waitFor(() => logger.text('warn').split('\n').find((text) => text.startsWith('[pipeline-tool] node_modules/keep-store:')), SETTLE_MS, 'the library line');
+    expect(line).toMatch(/^\[pipeline-tool\] node_modules\/keep-store: 2 browser-storage warnings in keep-store \(library code\), not listed \(the host page's findings panel lists them\): keep-store uses localStorage where nothing catches the failure/);
+    expect(line).toContain("Do not turn on keep-store's persistence");
+    // Not one line per warning.
+    expect(logger.text('warn')).not.toContain('node_modules/keep-store/index.js:');
+    const state = (await (await fetch(new URL('/__pipeline/state', hostUrl))).json()) as { findings: Findings };
+    expect(state.findings.served?.library?.map((entry) => [entry.name, entry.warnings.length])).toEqual([['node_modules/keep-store', 2]]);
+    // A module checked again, the same line is not said again.
+    writeFileSync(path.join(root, 'src/main.ts'), "import { keep } from 'keep-store';\n\nkeep('draft', 'y');\n");
+    environment.moduleGraph.invalidateModule(environment.moduleGraph.getModuleById(path.join(root, 'src/main.ts'))!);
+    await environment.transformRequest('/src/main.ts');
+    await serve.servedChecks()!.idle();
+    expect(logger.text('warn').split('\n').filter((text) => text.startsWith('[pipeline-tool] node_modules/keep-store:'))).toHaveLength(1);
+  }, 120_000);
+});
+
 describe('checkServedModule', () => {
   it('checks a module with the served rules only, leaving references and syntax to the build', async () => {
     const root = viteProject({ 'src/a.ts': '' });
@@ -162,7 +204,8 @@ describe('withServedFindings', () => {
     };
     // The sizes ride along untouched.
     const sized = { limits: { zipped: { used: 1, limit: 10_000_000 }, unpacked: { used: 1, limit: 50_000_000 }, files: { used: 1, limit: 200 } }, sizeLine: '1 byte zipped' } as unknown as Pick<Extract<Findings, { ok: true }>, 'limits' | 'sizeLine'>;
-    expect(withServedFindings({ ok: true, report, ...sized }, null)).toEqual({ ok: true, report, ...sized });
+    // With no library code, no library lines.
+    expect(withServedFindings({ ok: true, report, ...sized }, null)).toEqual({ ok: true, report, ...sized, library: [] });
     const merged = withServedFindings({ ok: true, report, ...sized }, { problems: [], modules: 3 });
     expect(merged.ok && merged.sizeLine).toBe('1 byte zipped');
     expect(merged.ok && merged.report.problems.map((problem) => problem.ruleId)).toEqual(['reference-missing']);

@@ -2,6 +2,7 @@ import { END_ARROW, END_KEY, type JsDetector } from '../code/js-rule.js';
 import { isGlobalObject } from '../code/js-chain.js';
 import { andMore } from '../code/wording.js';
 import { W } from '../code/words.js';
+import type { LibraryEntry } from '../source-map/compiled-sinks.js';
 import { defineCollectedRule } from './rule.js';
 
 const STORAGE = [W.localStorage, W.sessionStorage, W.indexedDB];
@@ -33,7 +34,13 @@ const js: JsDetector = {
   }),
 };
 
-export default defineCollectedRule<{ api: string; guarded?: boolean; package?: string; more?: number }>({
+/** What turns on a package's storage in the author's code: its finding then says where. */
+const ENTRIES: readonly LibraryEntry[] = [
+  // defineStore('draft', { …, persist: true }) (or an options object).
+  { package: 'pinia-plugin-persistedstate', at: /^persist\s*:(?!\s*(?:false|undefined|null)\b)/ },
+];
+
+export default defineCollectedRule<{ api: string; guarded?: boolean; package?: string; enabledAt?: string; more?: number }>({
   id: 'browser-storage',
   severity: 'warning',
   description:
@@ -43,7 +50,8 @@ export default defineCollectedRule<{ api: string; guarded?: boolean; package?: s
   message: (data) => {
     if (data.package !== undefined) {
       // Library code, and nothing catches the failure: the author chose the package, and maybe turned its storage on.
-      return `${data.package} uses ${data.api} where nothing catches the failure: in the platform's sandboxed frame (its origin is opaque) that access may throw, and what is stored may vanish. Do not turn on ${data.package}'s persistence; if the tool needs what it keeps, give it a storage adapter over pipeline.settings.get and pipeline.settings.set (SDK 2.3.0 and later).${andMore(data)}`;
+      const where = data.enabledAt === undefined ? '' : ` (turned on at ${data.enabledAt})`;
+      return `${data.package} uses ${data.api} where nothing catches the failure: in the platform's sandboxed frame (its origin is opaque) that access may throw, and what is stored may vanish. Do not turn on ${data.package}'s persistence${where}; if the tool needs what it keeps, give it a storage adapter over pipeline.settings.get and pipeline.settings.set (SDK 2.3.0 and later).${andMore(data)}`;
     }
     if (data.guarded === true) {
       return `${data.api} is used inside try/catch, so the sandbox's refusal cannot break the tool, but in the platform's sandboxed frame (its origin is opaque) what is stored may vanish. Keep tool preferences with pipeline.settings.get and pipeline.settings.set (SDK 2.3.0 and later).${andMore(data)}`;
@@ -51,4 +59,5 @@ export default defineCollectedRule<{ api: string; guarded?: boolean; package?: s
     return `${data.api} is not dependable in the platform's sandboxed frame (its origin is opaque): access may throw and what is stored may vanish. Keep tool preferences with pipeline.settings.get and pipeline.settings.set (SDK 2.3.0 and later).${andMore(data)}`;
   },
   js,
+  entries: ENTRIES,
 });

@@ -1,6 +1,7 @@
 import type { ExcludedEntry } from '../shipment/left-out.js';
 import type { BundleEntry, BundleSource } from '../shipment/source.js';
 import type { JsDetector } from '../code/js-rule.js';
+import type { CompiledSink, LibraryEntry } from '../source-map/compiled-sinks.js';
 import type { ManifestState } from '../manifest/read-manifest.js';
 import type { Finding, LinePosition, Severity } from '../problem.js';
 
@@ -64,6 +65,10 @@ export interface Rule<D extends object = Record<string, unknown>> {
   supersedes?(hit: RuleHit<D>, context: RuleContext): ((other: Finding) => boolean) | undefined;
   /** For a rule found in JavaScript: how it reads the token stream (src/core/code/js-rule.ts). */
   readonly js?: JsDetector;
+  /** Sinks that a framework compiles the author's syntax into calls of (src/core/source-map/compiled-sinks.ts). */
+  readonly compiled?: readonly CompiledSink<D>[];
+  /** Packages whose findings point at the author's option or call that turns them on (src/core/source-map/compiled-sinks.ts). */
+  readonly entries?: readonly LibraryEntry[];
 }
 
 /** Why and how to fix, shared by the archive integrity rules, which have one cause and one cure. */

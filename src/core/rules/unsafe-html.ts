@@ -2,6 +2,7 @@ import { P_COLON, P_LBRACE } from '../code/js-lexer.js';
 import { END_ASSIGN, END_CALL, END_PLUS_ASSIGN, K_NAME, K_PUNCT, K_STRING, TAG_OBJECT_ASSIGN, type Chain, type JsDetector, type JsRuleContext } from '../code/js-rule.js';
 import { andMore } from '../code/wording.js';
 import { W } from '../code/words.js';
+import type { CompiledSink } from '../source-map/compiled-sinks.js';
 import { defineCollectedRule } from './rule.js';
 
 const ID = 'unsafe-html';
@@ -125,14 +126,31 @@ function reporter(context: JsRuleContext, chain: Chain, sink: string): () => voi
   return () => context.report(ID, line, column, { sink });
 }
 
+/** Where a value given to an HTML sink is safe: a plain string literal, or nothing. */
+const SAFE_VALUE = /^(?:'[^'\\\r\n]*'|"[^"\\\r\n]*"|`[^`\\$]*`|null|undefined)\s*\}/;
+
+/**
+ * Svelte 5 compiles `{@html value}` to a call of its own html block (renamed by the minifier),
+ * whose `innerHTML` write is found in Svelte's code; the author's tag is where the map lands on the value.
+ */
+const SVELTE_HTML: CompiledSink<{ sink: string }> = {
+  framework: /(?:^|\/)node_modules\/svelte\/src\/internal\/client\/dom\/blocks\/html\.js$/,
+  sources: /\.svelte$/,
+  site: (text, offset) => {
+    if (!/\{@html\s+$/.test(text.slice(Math.max(0, offset - 64), offset))) return undefined;
+    return SAFE_VALUE.test(text.slice(offset, offset + 4096)) ? undefined : { sink: '{@html}' };
+  },
+};
+
 export default defineCollectedRule<{ sink: string; more?: number }>({
   id: 'unsafe-html',
   severity: 'warning',
   description:
-    "HTML built at run time is given to the DOM (innerHTML, outerHTML, srcdoc, insertAdjacentHTML, document.write, createContextualFragment, setHTMLUnsafe, React's dangerouslySetInnerHTML, Vue's v-html, or jQuery .html() when jQuery is in the bundle) instead of a plain string literal.",
+    "HTML built at run time is given to the DOM (innerHTML, outerHTML, srcdoc, insertAdjacentHTML, document.write, createContextualFragment, setHTMLUnsafe, React's dangerouslySetInnerHTML, Vue's v-html, Svelte's {@html}, or jQuery .html() when jQuery is in the bundle) instead of a plain string literal.",
   why: 'HTML built from data (customer names, notes) can inject markup or script into the tool.',
   fix: 'Set `textContent`, build elements, or escape every interpolated value.',
   message: (data) =>
     `${data.sink} is given HTML built at run time. If any part of it comes from data (customer names, notes, product descriptions), it can inject markup or script. Set textContent, build elements with createElement, or escape every interpolated value (& < > " ').${andMore(data)}`,
   js,
+  compiled: [SVELTE_HTML],
 });

@@ -4,6 +4,8 @@ import type { DisableDirective } from '../code/scanner.js';
 import type { LinePosition } from '../problem.js';
 import { UNKNOWN_DISABLE_DIRECTIVE } from '../code/rule-ids.js';
 import { extensionOf } from '../paths.js';
+import { packageOf } from '../code/library.js';
+import type { CompiledSink, LibraryEntry } from './compiled-sinks.js';
 import { sourceDirectives } from './source-directives.js';
 import { createSourcePlacer, MAX_MAP_BYTES, type MapNote, type SourcePlacerOptions, type SourcePosition } from './source-placer.js';
 
@@ -47,6 +49,20 @@ export interface Placement<T> {
   directives: DisableDirective[];
   /** The maps looked at and not used, and why. */
   notes: MapNote[];
+  /** Findings at the author's syntax that a framework compiles into a sink of its own (see compiled-sinks.ts). */
+  compiled: CompiledFinding[];
+  /** For a finding in a package's code, where the author's own code turns that package on (see LibraryEntry). */
+  enabledAt: Map<T, SourcePosition>;
+}
+
+/** A finding at the author's place of a compiled sink, with its place in the built file. */
+export interface CompiledFinding {
+  ruleId: string;
+  file: string;
+  line: number;
+  column: number;
+  data: object;
+  placed: SourcePosition;
 }
 
 /** Types whose built files carry source maps; pages are written by hand or copied as they are. */
@@ -58,7 +74,13 @@ const MAPPED_TYPES = new Set(['.js', '.css']);
  * a comment of the built file itself (a disable directive naming an unknown rule) stay where they
  * are. Undefined when nothing can be placed (a zip on its own, or no finding in a built file).
  */
-export async function placeAtSources<T extends Located>(findings: readonly T[], source: BundleSource, options: SourceMapOptions): Promise<Placement<T> | undefined> {
+export async function placeAtSources<T extends Located>(
+  findings: readonly T[],
+  source: BundleSource,
+  options: SourceMapOptions,
+  compiledSinks: ReadonlyMap<string, readonly CompiledSink<object>[]> = new Map(),
+  libraryEntries: ReadonlyMap<string, readonly LibraryEntry[]> = new Map(),
+): Promise<Placement<T> | undefined> {
   const folder = options.folder ?? (source.kind === 'folder' ? source.location : undefined);
   if (folder === undefined) return undefined;
   const candidates = findings.filter(
@@ -89,18 +111,40 @@ export async function placeAtSources<T extends Located>(findings: readonly T[], 
     if (list) list.push(finding);
     else byFile.set(finding.file!, [finding]);
   }
+  const compiled: CompiledFinding[] = [];
+  const enabledAt = new Map<T, SourcePosition>();
   for (const [file, findings] of byFile) {
+    const sinks = new Map<CompiledSink<object>, string>();
     for (const finding of findings) {
       const at = finding.placeAt ?? { line: finding.line!, column: finding.column! };
       const position = await placer.place(file, at.line, at.column);
       if (position) placed.set(finding, position);
+      for (const sink of compiledSinks.get(finding.ruleId) ?? []) if (position && sink.framework.test(position.file)) sinks.set(sink, finding.ruleId);
+    }
+    // Where the author turns on a package that has findings: looked for once per package and built file.
+    const entries = new Map<LibraryEntry, T[]>();
+    for (const finding of findings) {
+      const position = placed.get(finding);
+      const pkg = position === undefined ? undefined : packageOf(position.file);
+      const entry = pkg === undefined ? undefined : libraryEntries.get(finding.ruleId)?.find((candidate) => candidate.package === pkg);
+      if (entry) entries.set(entry, [...(entries.get(entry) ?? []), finding]);
+    }
+    for (const [entry, turnedOn] of entries) {
+      const at = (text: string, offset: number) => (entry.at.test(text.slice(offset, offset + 256)) && !/[\w$.]$/.test(text.slice(Math.max(0, offset - 1), offset)) ? true : undefined);
+      const [site] = await placer.sitesOf(file, (written) => !written.split(/[\\/]/).includes('node_modules'), at);
+      if (site) for (const finding of turnedOn) enabledAt.set(finding, site.at);
+    }
+    for (const [sink, ruleId] of sinks) {
+      for (const site of await placer.sitesOf(file, (written) => sink.sources.test(written), sink.site)) {
+        compiled.push({ ruleId, file, line: site.line, column: site.column, data: site.data, placed: site.at });
+      }
     }
     placer.release(file);
   }
   const directives: DisableDirective[] = [];
-  for (const file of new Set([...placed.values()].map((position) => position.file))) {
+  for (const file of new Set([...placed.values(), ...compiled.map((finding) => finding.placed)].map((position) => position.file))) {
     const text = placer.sourceText(file);
     if (text !== undefined) directives.push(...sourceDirectives(text, file));
   }
-  return { root, placed, directives, notes: placer.notes() };
+  return { root, placed, directives, notes: placer.notes(), compiled, enabledAt };
 }

@@ -1,7 +1,7 @@
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { TraceMap, traceSegment } from '@jridgewell/trace-mapping';
+import type { decodedMappings, TraceMap, traceSegment } from '@jridgewell/trace-mapping';
 import { formatBytes, groupDigits } from '../format-bytes.js';
 import { mapReferenceOf } from './map-reference.js';
 import { isFileInside, pathInside, readInside, readRegularUpTo } from './read-inside.js';
@@ -55,12 +55,27 @@ export interface SourcePlacer {
    * nothing usable about that place.
    */
   place(file: string, line: number, column: number, unit?: ColumnUnit): Promise<SourcePosition | undefined>;
+  /**
+   * The places of a built file whose map lands, in a source the map names as `wanted` accepts, on
+   * a place of the source's text that `at` gives data for (its text on disk, and the 0-based offset
+   * there): each with that place and the data, one per place of the source. Empty when there is no
+   * usable map.
+   */
+  sitesOf<D>(file: string, wanted: (source: string) => boolean, at: (text: string, offset: number) => D | undefined): Promise<MappedSite<D>[]>;
   /** The text of a source file that a position was placed in, as it is on disk (never as its map holds it). */
   sourceText(file: string): string | undefined;
   /** What was found wrong with the maps looked at so far: each map that was not used, and why. */
   notes(): MapNote[];
   /** Lets go of a built file's map once its findings are placed; the source texts are kept. */
   release(file: string): void;
+}
+
+/** A place of a built file (1-based, columns in characters) and the author's place it was built from. */
+export interface MappedSite<D> {
+  line: number;
+  column: number;
+  at: SourcePosition;
+  data: D;
 }
 
 /** A map larger than this is not read: no bundle the marketplace accepts needs one so large. */
@@ -95,6 +110,7 @@ const MAX_SOURCE_BYTES = 10_000_000;
 interface LoadedMap {
   trace: TraceMap;
   traceSegment: typeof traceSegment;
+  decodedMappings: typeof decodedMappings;
   /** Start offset of each line of the built text. */
   lineStarts: number[];
   text: string;
@@ -171,11 +187,11 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
     decodeLeft -= size;
     signal?.throwIfAborted();
     // Loaded only now: most folders have no maps, and start-up should not pay for it.
-    const { AnyMap, traceSegment } = await import('@jridgewell/trace-mapping');
+    const { AnyMap, traceSegment, decodedMappings } = await import('@jridgewell/trace-mapping');
     const trace = new AnyMap(parsed as ConstructorParameters<typeof AnyMap>[0], mapUrl);
     // Sources in the order trace-mapping flattens them: section by section.
     const named = (map.sections ?? [{ map }]).flatMap((section) => (section.map.sources ?? []).map((name) => ({ name, sourceRoot: section.map.sourceRoot })));
-    return { trace, traceSegment, text, lineStarts, named, sources: new Map() };
+    return { trace, traceSegment, decodedMappings, text, lineStarts, named, sources: new Map() };
   }
 
   /** A source of a map as a path relative to the root, once checked on disk; null when it is not usable. */
@@ -218,6 +234,18 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
     return relative;
   }
 
+  /** A 0-based place of a usable source as a position, with the source's text and the place's offset in it. */
+  function sourcePlace(source: string, line: number, column: number): { position: SourcePosition; text: string; offset: number } | undefined {
+    const text = texts.get(source)!;
+    let starts = sourceLineStarts.get(source);
+    if (!starts) sourceLineStarts.set(source, (starts = lineStartsOf(text)));
+    // A map that points past the end of its source, or of one of its lines, is not describing
+    // this file. (The end of a line itself is a place: a missing semicolon is found there.)
+    const sourceLineText = lineOf(text, starts, line);
+    if (sourceLineText === undefined || column > sourceLineText.length) return undefined;
+    return { position: { file: source, line: line + 1, column: codePointColumn(sourceLineText, column) }, text, offset: starts[line]! + column };
+  }
+
   return {
     async place(file, line, column, unit = 'characters') {
       signal?.throwIfAborted();
@@ -232,14 +260,34 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
       if (![sourceIndex, sourceLine, sourceColumn].every((n) => Number.isSafeInteger(n) && n! >= 0)) return undefined;
       const source = await sourceOf(map, sourceIndex!);
       if (source === null) return undefined;
-      const text = texts.get(source)!;
-      let starts = sourceLineStarts.get(source);
-      if (!starts) sourceLineStarts.set(source, (starts = lineStartsOf(text)));
-      // A map that points past the end of its source, or of one of its lines, is not describing
-      // this file. (The end of a line itself is a place: a missing semicolon is found there.)
-      const sourceLineText = lineOf(text, starts, sourceLine!);
-      if (sourceLineText === undefined || sourceColumn! > sourceLineText.length) return undefined;
-      return { file: source, line: sourceLine! + 1, column: codePointColumn(sourceLineText, sourceColumn!) };
+      return sourcePlace(source, sourceLine!, sourceColumn!)?.position;
+    },
+    async sitesOf<D>(file: string, wanted: (source: string) => boolean, at: (text: string, offset: number) => D | undefined) {
+      signal?.throwIfAborted();
+      const map = await load(file);
+      if (!map) return [];
+      const indices = new Set(map.trace.sources.flatMap((source, index) => (typeof source === 'string' && wanted(source) ? [index] : [])));
+      if (indices.size === 0) return [];
+      const sites: MappedSite<D>[] = [];
+      const seen = new Set<string>();
+      const decoded = map.decodedMappings(map.trace);
+      for (let line = 0; line < decoded.length; line++) {
+        for (const segment of decoded[line]!) {
+          if (segment.length < 4) continue;
+          const [column, sourceIndex, sourceLine, sourceColumn] = segment as [number, number, number, number];
+          if (!indices.has(sourceIndex)) continue;
+          const source = await sourceOf(map, sourceIndex);
+          const place = source === null ? undefined : sourcePlace(source, sourceLine, sourceColumn);
+          const key = `${source}\n${sourceLine}\n${sourceColumn}`;
+          if (!place || seen.has(key)) continue;
+          const data = at(place.text, place.offset);
+          if (data === undefined) continue;
+          seen.add(key);
+          const lineText = lineOf(map.text, map.lineStarts, line) ?? '';
+          sites.push({ line: line + 1, column: codePointColumn(lineText, column), at: place.position, data });
+        }
+      }
+      return sites;
     },
     sourceText: (file) => texts.get(file),
     notes: () => [...notes],

@@ -147,6 +147,27 @@ export function drawPanels(current: unknown, show: (value: unknown) => string): 
     return item;
   };
 
+  /** A warning in library code, which a line per package sums up (as isSummed in core/library-summary.ts says). */
+  const summedUp = (problem: Json) => problem.library === true && problem.severity === 'warning';
+
+  /**
+   * The library lines (one per package, or vendored file, as validate prints them), each opening
+   * to list the warnings it sums up.
+   */
+  const libraryItems = (lines: Json[] | undefined, key: 'built' | 'served'): HTMLElement[] =>
+    (lines ?? []).map((line) => {
+      const item = make('li', null, 'warning library-summary');
+      item.dataset['library'] = line.name;
+      const details = make('details');
+      const summary = make('summary');
+      summary.append(make('strong', 'warning '), make('code', line.name), make('span', ` ${line.summary}`));
+      const list = make('ul');
+      for (const problem of line.warnings as Json[]) list.append(findingItem(problem, key));
+      details.append(summary, list);
+      item.append(details);
+      return item;
+    });
+
   /** What the code rules found in the modules the other dev server serves: the code running now. */
   const renderServed = (holder: HTMLElement, served: Json) => {
     const problems = served.problems as Json[];
@@ -154,10 +175,12 @@ export function drawPanels(current: unknown, show: (value: unknown) => string): 
     if (problems.length === 0) holder.append(make('p', 'No problems in the code served.', 'ok'));
     const list = make('ul', null, 'served-findings');
     for (const problem of problems) {
+      if (summedUp(problem)) continue;
       const item = findingItem(problem, 'served');
       item.dataset['place'] = `${problem.file ?? ''}${problem.line ? `:${problem.line}:${problem.column}` : ''}`;
       list.append(item);
     }
+    list.append(...libraryItems(served.library, 'served'));
     if (problems.length > 0) holder.append(list);
     holder.append(make('h4', 'From the last build (sizes, file types, references, syntax)', 'findings-source'));
   };
@@ -194,7 +217,8 @@ export function drawPanels(current: unknown, show: (value: unknown) => string): 
       holder.append(make('p', served ? 'No problems in the last build.' : 'No problems: this folder passes pipeline-tool validate.', 'ok'));
     } else {
       const list = make('ul');
-      for (const problem of report.problems) list.append(findingItem(problem, 'built'));
+      for (const problem of report.problems) if (!summedUp(problem)) list.append(findingItem(problem, 'built'));
+      list.append(...libraryItems(findings.library, 'built'));
       holder.append(list);
     }
     // What pack leaves out: listed as validate lists it, so nothing is dropped unseen.
