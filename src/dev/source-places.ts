@@ -33,7 +33,7 @@ export type ToolFiles =
 
 /** Source paths are relative to `sourceRoot`, the project's folder; no source outside it is used. */
 export function createRuntimePlaces(files: ToolFiles, sourceRoot: string, closing?: AbortSignal): RuntimePlaces {
-  const placerFor = 'server' in files ? servedPlacers(new URL(files.server), files.folder, sourceRoot, closing) : folderPlacers(files.folder, sourceRoot);
+  const placerFor = 'server' in files ? servedPlacers(new URL(files.server), files.folder, sourceRoot, closing) : folderPlacers(files.folder, sourceRoot, closing);
   const key = 'server' in files && files.modules === true ? 'served' : 'built';
   return {
     async place(problem) {
@@ -56,11 +56,13 @@ interface Placers {
 }
 
 /** The tool folder's files and maps, read from disk: one placer until the tool reloads. */
-function folderPlacers(realRoot: string, sourceRoot: string): Placers {
+function folderPlacers(realRoot: string, sourceRoot: string, closing?: AbortSignal): Placers {
   const fresh = (): SourcePlacer =>
     createSourcePlacer({
       folder: realRoot,
       root: sourceRoot,
+      // Dev closing stops a map being decoded.
+      ...(closing ? { signal: closing } : {}),
       readBuilt: async (file) => (await readInside(realRoot, path.join(realRoot, ...file.split('/')), MAX_MAP_BYTES))?.toString('utf8'),
     });
   let placer = fresh();
@@ -104,6 +106,7 @@ function servedPlacers(base: URL, folder: string, sourceRoot: string, closing?: 
       const placer = createSourcePlacer({
         folder,
         root: sourceRoot,
+        ...(closing ? { signal: closing } : {}),
         readBuilt: async (wanted) => (wanted === file ? served.text : undefined),
         readMap: async (map, named) => (named ? (await readServedFile(base, map, undefined, options))?.text : undefined),
       });
