@@ -27,7 +27,7 @@ import { createRuntimePlaces } from './source-places.js';
 import { placeStorageError, type FoundPlace } from './storage-errors.js';
 import { checkFrameUrl, collectBuiltFindings, isOnThisMachine, remoteFrameWarning, renderFrameScript, startFramedReload } from './framed-page.js';
 import { MANIFEST_PATH } from '../core/paths.js';
-import { createMissingFileReporter, createReportLimiter, describeToolProblem, readToolReport } from './tool-problems.js';
+import { createMissingFileReporter, createReportLimiter, describeToolProblem, readToolReport, reportVersion } from './tool-problems.js';
 import { routeToolRequest, SDK_PATH } from './tool-routes.js';
 
 /*
@@ -339,7 +339,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         toolReport: async (body) => {
           const read = readToolReport(body, toolToken, frameBase);
           if (read === undefined) return undefined;
-          const problem = placeStorageError(await runtimePlaces.place(read), codeFindings(session.findings()));
+          const problem = placeStorageError(await runtimePlaces.place(read, reportVersion(body)), codeFindings(session.findings()));
           printReport(problem.kind === 'blocked' ? 'warning' : 'error', describeToolProblem(problem));
           return problem;
         },
