@@ -9,7 +9,7 @@
 // and every round waits for the checks before the next save.
 //
 // Usage: npm run build, then node bench/hot-update.mjs [rounds]   (default 40)
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -21,17 +21,23 @@ if (!Number.isInteger(rounds) || rounds < 1) {
   process.exit(2);
 }
 const GOAL = 1.1;
-const TEMPLATE = path.join(root, 'templates', 'react-standalone');
 
 const { createServer, createLogger } = await import('vite');
 const { default: react } = await import('@vitejs/plugin-react');
 const { default: pipeline } = await import(pathToFileURL(path.join(root, 'dist', 'vite', 'index.js')).href);
+const { readTemplate } = await import(pathToFileURL(path.join(root, 'dist', 'core', 'init', 'index.js')).href);
+/** The React standalone template's files, composed from its layers as init reads them. */
+const TEMPLATE = await readTemplate('standalone', 'react');
 
 /** The template's app in a folder of its own, its node_modules linked to this checkout's. */
 function makeApp(parent, name) {
   const dir = path.join(parent, name);
   mkdirSync(dir);
-  for (const part of ['index.html', 'src', 'public', 'pipeline-tool.config.json']) cpSync(path.join(TEMPLATE, part), path.join(dir, part), { recursive: true });
+  for (const file of TEMPLATE) {
+    if (!/^(?:index\.html$|src\/|public\/|pipeline-tool\.config\.json$)/.test(file.path)) continue;
+    mkdirSync(path.dirname(path.join(dir, file.path)), { recursive: true });
+    writeFileSync(path.join(dir, file.path), file.contents);
+  }
   mkdirSync(path.join(dir, 'node_modules'));
   for (const entry of readdirSync(path.join(root, 'node_modules'))) if (!entry.startsWith('.')) symlinkSync(path.join(root, 'node_modules', entry), path.join(dir, 'node_modules', entry));
   symlinkSync(root, path.join(dir, 'node_modules', 'pipeline-tool'));

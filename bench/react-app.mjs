@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-const TEMPLATE = 'templates/react-standalone';
+// The React template is composed from several of these layers (templates/templates.json).
+const TEMPLATE = 'templates';
 
 /** A hash of the template's files and pipeline-tool's package.json: a change remakes the app. */
 function stampOf(root) {

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { build } from 'esbuild';
 
@@ -44,7 +44,7 @@ if (process.argv.includes('--if-changed') && upToDate) {
     stdio: 'inherit',
   });
   await bundleCli();
-  writeCodeCaches();
+  await writeCodeCaches();
   // Written last: a build that failed half way leaves no stamp, so the next one starts afresh.
   writeFileSync(stamp, inputs);
 }
@@ -142,10 +142,17 @@ async function bundleCli() {
  * comes last and leaves main.cjs's. The runs go through bin/pipeline-tool.js itself: V8 takes a cache
  * only when the flags are the ones it was made with.
  */
-function writeCodeCaches() {
+async function writeCodeCaches() {
   const work = mkdtempSync(path.join(tmpdir(), 'pipeline-tool-build-'));
   try {
-    const tool = path.join(root, 'templates/standalone/src');
+    // The plain JavaScript standalone template's tool folder, composed from its layers as init reads them.
+    const { readTemplate } = await import(pathToFileURL(path.join(root, 'dist/core/init/index.js')).href);
+    const tool = path.join(work, 'tool');
+    for (const file of await readTemplate('standalone')) {
+      if (!file.path.startsWith('src/')) continue;
+      mkdirSync(path.dirname(path.join(tool, file.path.slice(4))), { recursive: true });
+      writeFileSync(path.join(tool, file.path.slice(4)), file.contents);
+    }
     const zip = path.join(work, 'tool.zip');
     const runs = [
       ['rules'],

@@ -17,7 +17,8 @@ const FIELDS = ['dependencies', 'devDependencies'];
 const OWN = 'pipeline-tool';
 
 /**
- * For each template's package.json, the dependencies whose version is not the one locked here.
+ * For each package.json of the templates (one per layer that has one: vanilla/, react/, vue/; see
+ * templates/templates.json), the dependencies whose version is not the one locked here.
  * Returns the problems, and the fixed text of each package.json that has any.
  */
 export function templateVersions(root) {

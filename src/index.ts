@@ -3,8 +3,8 @@ export { validateBundle, type ValidateOptions, type RuleSetting, type SourceMapO
 export { CONFIG_FILE, ConfigError, loadProjectConfig, parseProjectConfig, effectiveSettings, type LoadedConfig, type ProjectConfig, type RuleOverride } from './core/config/index.js';
 export { openBundle } from './core/bundle/open-bundle.js';
 export { openZipSource } from './core/bundle/zip/zip-source.js';
-export { openFolderSource } from './core/bundle/folder-source.js';
-export type { BundleSource, BundleEntry, EntryKind, ReadResult } from './core/bundle/source.js';
+export { openFolderSource } from './core/shipment/folder-source.js';
+export type { BundleSource, BundleEntry, EntryKind, ReadResult } from './core/shipment/source.js';
 export type { Problem, Report, Severity, Finding, BuiltPosition } from './core/problem.js';
 export { rules } from './core/rules/index.js';
 export type { Rule, AnyRule } from './core/rules/rule.js';
@@ -28,7 +28,7 @@ export { reportBundle, type BundleReport, type ReportOptions, type ReportFile, t
 export { bundleLimits, limitsOf, sizeLine, type BundleLimits, type Measure } from './core/report/limits.js';
 export { renderReportPage, type PageOptions } from './report-page/render.js';
 export { bumpVersion, nextVersion, RELEASE_TYPES, type BumpOptions, type BumpResult, type ReleaseType, type VersionChange } from './core/release/bump-version.js';
-export type { ExcludedEntry, ExclusionReason } from './core/pack/select-files.js';
+export type { ExcludedEntry, ExclusionReason } from './core/shipment/select-files.js';
 export { startDevServer, DevServerError, type DevServer, type DevServerOptions } from './dev/server.js';
 export {
   createPlatform,

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { asDiskWriteError } from '../core/disk-errors.js';
 import { reportBundle, type BundleReport, type ReportOptions } from '../core/report/bundle-report.js';
-import type { BundleSource } from '../core/bundle/source.js';
+import type { BundleSource } from '../core/shipment/source.js';
 import { showName } from '../core/format-bytes.js';
 import { shownPath } from '../core/shown-path.js';
 import { UsageError } from '../core/errors.js';

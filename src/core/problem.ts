@@ -1,4 +1,4 @@
-import type { ExcludedEntry } from './bundle/left-out.js';
+import type { ExcludedEntry } from './shipment/left-out.js';
 import type { MapNote } from './source-map/source-placer.js';
 
 /** How bad a problem is. `error` fails the gate; `warning` is reported but passes. */
@@ -12,6 +12,17 @@ export interface Finding {
   line?: number;
   column?: number;
   data: Record<string, unknown>;
+  /**
+   * Where a source map is asked about the finding, when not at its own place: a bridge call is
+   * reported where its chain starts, but looked up at the called method's name (see BridgeCall).
+   */
+  placeAt?: LinePosition;
+}
+
+/** A 1-based line and column (in characters) in a file. */
+export interface LinePosition {
+  line: number;
+  column: number;
 }
 
 /** A position in a file of the bundle: `line` and `column` are 1-based, columns in characters. */

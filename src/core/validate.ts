@@ -1,6 +1,6 @@
 import { openBundleToCheck } from './bundle/open-bundle.js';
-import type { ExcludedEntry } from './bundle/left-out.js';
-import type { BundleEntry, BundleSource } from './bundle/source.js';
+import type { ExcludedEntry } from './shipment/left-out.js';
+import type { BundleEntry, BundleSource } from './shipment/source.js';
 import { contentScanners, type DisableDirective, type ScanContext, type ScanSession } from './code/index.js';
 import { isLibraryPath, packageOf } from './code/library.js';
 import { CODE_RULE_IDS, UNKNOWN_DISABLE_DIRECTIVE } from './code/rule-ids.js';

@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { openShippedFolder, type ShippedSource } from '../core/pack/shipment.js';
+import { openShippedFolder, type ShippedSource } from '../core/shipment/shipment.js';
 import { SERVED_RULE_IDS } from '../core/code/rule-ids.js';
 import { summarise, type Report } from '../core/problem.js';
 import { limitsOf, sizeLine, type BundleLimits } from '../core/report/limits.js';

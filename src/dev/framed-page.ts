@@ -97,20 +97,12 @@ export function startFramedReload(options: FramedReloadOptions): Watcher[] {
   };
   const failed = (error: unknown) => log('error', `could not refresh after a change: ${String(error)}`);
 
-  // A build may make the folder, or empty and refill it: its contents are watched, and its name in
-  // the folder above, which also tells of a folder made after dev started.
-  let contents: Watcher | undefined;
-  const watchContents = () => {
-    contents?.close();
-    contents = watchFolder(root, { ignore: isIgnoredToolPath, onChange: () => void refreshFindings().catch(failed) });
-  };
-  watchContents();
-  const folder = watchFile(root, () => {
-    watchContents();
-    void refreshFindings().catch(failed);
-  });
+  // A build may make the folder after dev started, or delete and make it again: the watcher follows
+  // it, and its going shows as the panel's "not there yet".
+  const refresh = () => void refreshFindings().catch(failed);
+  const contents = watchFolder(root, { ignore: isIgnoredToolPath, onChange: refresh, onRootGone: refresh });
   const manifest = watchFile(manifestFile, () => void refreshTool().catch(failed));
-  const watchers: Watcher[] = [folder, manifest, { ready: Promise.resolve(), close: () => contents?.close() }];
+  const watchers: Watcher[] = [contents, manifest];
   if (options.fixturesFile !== undefined) watchers.push(watchFixtures(options.fixturesFile, session, emit, log));
   return watchers;
 }

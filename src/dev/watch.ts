@@ -20,6 +20,11 @@ export interface FolderWatchOptions {
   ignore: (relative: string) => boolean;
   /** Called once per burst of changes with the relative paths that changed. */
   onChange: (relative: string[]) => void;
+  /**
+   * Told when the folder itself goes (a build deleting its output). Its return is a change of `''`;
+   * a folder missing from the start is waited for without a word.
+   */
+  onRootGone?: () => void;
   /** Told once when the folder has more subfolders than are watched. */
   onLimit?: (limit: number) => void;
   debounceMs?: number;
@@ -61,7 +66,8 @@ export function watchFolder(root: string, options: FolderWatchOptions): Watcher 
   };
 
   // Build tools often delete the output folder and make a new one (`dev dist`); the watchers of
-  // the old folder then see nothing more, so a replaced or missing root is watched afresh.
+  // the old folder then see nothing more, so a replaced or missing root is watched afresh. A root
+  // missing from the start (a build not run yet) is waited for the same way.
   let rootId: number | undefined;
   let poll: NodeJS.Timeout | undefined;
   const checkRoot = async (): Promise<boolean> => {
@@ -73,6 +79,15 @@ export function watchFolder(root: string, options: FolderWatchOptions): Watcher 
       await addFolder(root);
       return true;
     }
+    // Forgotten, so a folder made again under the same inode number is still watched afresh.
+    const wasThere = rootId !== undefined;
+    rootId = undefined;
+    waitForRoot();
+    if (wasThere && !closed) options.onRootGone?.();
+    return false;
+  };
+  const waitForRoot = () => {
+    if (closed) return;
     poll ??= setInterval(() => {
       void stat(root)
         .catch(() => undefined)
@@ -83,7 +98,6 @@ export function watchFolder(root: string, options: FolderWatchOptions): Watcher 
           schedule('');
         });
     }, 300);
-    return false;
   };
 
   const dropFolder = (absolute: string) => {
@@ -121,10 +135,11 @@ export function watchFolder(root: string, options: FolderWatchOptions): Watcher 
 
   const ready = stat(root).then(
     (info) => {
+      if (!info.isDirectory()) return waitForRoot();
       rootId = info.ino;
       return addFolder(root);
     },
-    () => undefined,
+    () => waitForRoot(),
   );
   return {
     ready,

@@ -5,7 +5,7 @@ import { formatNames, loadFormatter, type FormatOptions } from '../../src/cli/fo
 import { listLeftOut } from '../../src/cli/formatters/left-out.js';
 import { libraryGroups, librarySummary, splitLibraryWarnings } from '../../src/core/library-summary.js';
 import { filesMatcher, type RuleOverride } from '../../src/core/config/index.js';
-import type { ExcludedEntry } from '../../src/core/bundle/left-out.js';
+import type { ExcludedEntry } from '../../src/core/shipment/left-out.js';
 import { summarise, type Problem, type Report } from '../../src/core/problem.js';
 import { validateBundle } from '../../src/core/validate.js';
 import { goodFiles, goodManifest, writeFolder, writeZip } from '../helpers/bundles.js';

@@ -1,4 +1,4 @@
-import type { BundleEntry } from '../../src/core/bundle/source.js';
+import type { BundleEntry } from '../../src/core/shipment/source.js';
 import { cssScanner } from '../../src/core/code/css-scanner.js';
 import { htmlScanner } from '../../src/core/code/html-scanner.js';
 import { jsScanner } from '../../src/core/code/js-scanner.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openBundle } from '../../src/core/bundle/open-bundle.js';
-import type { BundleEntry, BundleSource } from '../../src/core/bundle/source.js';
+import type { BundleEntry, BundleSource } from '../../src/core/shipment/source.js';
 import { validateBundle } from '../../src/core/validate.js';
 import { goodEntries, goodFiles, goodManifest, writeFolder, writeZip } from '../helpers/bundles.js';
 

@@ -57,3 +57,33 @@ describe('watching the tool folder', () => {
     await waitFor(() => changes.length > count && changes.at(-1)!.includes('app.js'), 3_000, 'a change in the new folder');
   });
 });
+
+describe('watching a tool folder that a build has not made yet', () => {
+  it('reports the folder when it appears, then the changes inside it', async () => {
+    const root = path.join(tempDir(), 'dist');
+    const changes: string[][] = [];
+    await watchInto(root, changes);
+
+    mkdirSync(root);
+    await waitFor(() => changes.flat().includes(''), 3_000, 'the folder made after the watch began');
+    writeFileSync(path.join(root, 'app.js'), '1');
+    await waitFor(() => changes.flat().includes('app.js'), 3_000, 'a file written into it');
+  });
+
+  it('says when the folder goes, and reports it again when the build makes it anew', async () => {
+    const root = path.join(tempDir(), 'dist');
+    mkdirSync(root);
+    let gone = 0;
+    const changes: string[][] = [];
+    watcher = watchFolder(root, { ignore: isIgnoredToolPath, onChange: (changed) => changes.push(changed), onRootGone: () => gone++, debounceMs: 30 });
+    await watcher.ready;
+
+    rmSync(root, { recursive: true });
+    await waitFor(() => gone === 1, 3_000, 'the folder to be missed');
+    mkdirSync(root);
+    await waitFor(() => changes.flat().includes(''), 3_000, 'the folder made again');
+    writeFileSync(path.join(root, 'app.js'), '2');
+    await waitFor(() => changes.flat().includes('app.js'), 3_000, 'a change in the new folder');
+    expect(gone).toBe(1);
+  });
+});

@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import vue from '@vitejs/plugin-vue';
@@ -6,10 +5,11 @@ import { ESLint } from 'eslint';
 import { build } from 'vite';
 import { describe, expect, it } from 'vitest';
 import { CODE_RULE_IDS } from '../../src/core/code/rule-ids.js';
+import { readTemplate, TEMPLATE_NAMES, TOOL_TYPES, type TemplateName, type ToolType } from '../../src/core/init/index.js';
 import { validateBundle } from '../../src/core/validate.js';
 import pipeline from '../../src/vite/index.js';
 import { codeRuleCases } from '../code/rule-cases.js';
-import { REPO, viteProject } from '../vite/helpers.js';
+import { viteProject } from '../vite/helpers.js';
 
 /*
  * Real ESLint runs, through each template's own eslint.config.js, in a copy of the template whose
@@ -19,20 +19,13 @@ import { REPO, viteProject } from '../vite/helpers.js';
  * line that validate reports after a real Vite build, with nothing more or less.
  */
 
-const TEMPLATES = ['react-standalone', 'react-quoting_extension', 'vue-standalone', 'vue-quoting_extension', 'standalone', 'quoting_extension'];
+const TEMPLATES = TEMPLATE_NAMES.flatMap((template) => TOOL_TYPES.map((type) => `${template}-${type}`));
 
-function templateFiles(template: string, extra: Record<string, string> = {}): Record<string, string> {
-  const folder = path.join(REPO, 'templates', template);
-  const files: Record<string, string> = {};
-  const walk = (relative: string) => {
-    for (const name of readdirSync(path.join(folder, relative))) {
-      const child = relative === '' ? name : `${relative}/${name}`;
-      if (statSync(path.join(folder, child)).isDirectory()) walk(child);
-      else files[child] = readFileSync(path.join(folder, child), 'utf8');
-    }
-  };
-  walk('');
-  return { ...files, ...extra };
+/** A template's files as init's reader composes them from the layers (stored names, as `_gitignore`). */
+async function templateFiles(key: string, extra: Record<string, string> = {}): Promise<Record<string, string>> {
+  const [template, ...type] = key.split('-');
+  const files = await readTemplate(type.join('-') as ToolType, template as TemplateName);
+  return { ...Object.fromEntries(files.map((file) => [file.path, file.contents.toString('utf8')])), ...extra };
 }
 
 async function lint(root: string, patterns: string[]) {
@@ -44,7 +37,7 @@ async function lint(root: string, patterns: string[]) {
 
 describe('the templates lint clean with their own eslint.config', () => {
   it.each(TEMPLATES)('%s', async (template) => {
-    const root = viteProject(templateFiles(template));
+    const root = viteProject(await templateFiles(template));
     expect(await lint(root, ['.'])).toEqual([]);
   }, 120_000);
 });
@@ -67,7 +60,7 @@ const keyed = (problems: Array<{ file?: string | undefined; line?: number | unde
   problems.map((p) => `${p.file}:${p.line} ${p.ruleId?.replace(/^pipeline-tool\//, '')}`).sort();
 
 async function compare(template: string, files: Record<string, string>, plugin: 'react' | 'vue') {
-  const root = viteProject(templateFiles(template, files));
+  const root = viteProject(await templateFiles(template, files));
   await build({ root, configFile: false, logLevel: 'silent', plugins: [plugin === 'react' ? react() : vue(), pipeline({ validate: false })] });
   const report = await validateBundle(path.join(root, 'dist'), { sourceMaps: { root } });
   const validated = report.problems.filter((p) => CODE_RULE_IDS.includes(p.ruleId) && p.file?.startsWith('src/'));
@@ -86,7 +79,7 @@ describe('planted mistakes are found where validate finds them after a Vite buil
       {
         'src/planted.ts': `type Row = { qty: number };\n${functions('ts')}export const rows: Row[] = [];\n`,
         'src/Planted.tsx': `import type { ReactNode } from 'react';\n${functions('tsx')}export const View = ({ obj }: { obj: { open(): void } }): ReactNode => (\n  <p title="alert(" onClick={() => obj.open()}>{'localStorage'} alert( confirm(1)</p>\n);\n`,
-        'src/main.tsx': `${readFileSync(path.join(REPO, 'templates/react-standalone/src/main.tsx'), 'utf8')}import { ${names('ts')} } from './planted';\nimport { View, ${names('tsx')} } from './Planted';\n(window as unknown as { planted: unknown[] }).planted = [View, ${names('ts')}, ${names('tsx')}];\n`,
+        'src/main.tsx': `${(await templateFiles('react-standalone'))['src/main.tsx']}import { ${names('ts')} } from './planted';\nimport { View, ${names('tsx')} } from './Planted';\n(window as unknown as { planted: unknown[] }).planted = [View, ${names('ts')}, ${names('tsx')}];\n`,
       },
       'react',
     );
@@ -98,7 +91,7 @@ describe('planted mistakes are found where validate finds them after a Vite buil
       'vue-quoting_extension',
       {
         'src/Planted.vue': `<template>\n  <p title="alert(" @click="obj.open()">{{ note }} alert( localStorage</p>\n  <button @click="Object.assign(box, { innerHTML: note })">x</button>\n</template>\n<script setup lang="ts">\nconst note: string = 'n';\nconst obj = { open() {} };\nconst box = document.body;\n${body}defineExpose({ ${names('vue')} });\n</script>\n`,
-        'src/main.ts': `${readFileSync(path.join(REPO, 'templates/vue-quoting_extension/src/main.ts'), 'utf8')}import Planted from './Planted.vue';\n(window as unknown as { planted: unknown }).planted = Planted;\n`,
+        'src/main.ts': `${(await templateFiles('vue-quoting_extension'))['src/main.ts']}import Planted from './Planted.vue';\n(window as unknown as { planted: unknown }).planted = Planted;\n`,
       },
       'vue',
     );

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { formatNames, loadFormatter } from '../../src/cli/formatters/index.js';
-import type { BundleSource } from '../../src/core/bundle/source.js';
+import type { BundleSource } from '../../src/core/shipment/source.js';
 import { openZipSource } from '../../src/core/bundle/zip/zip-source.js';
 import type { Report } from '../../src/core/problem.js';
 import { ruleIds } from '../../src/core/rules/index.js';

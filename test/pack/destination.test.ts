@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, wri
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commitTempFile, createTempFile, defaultZipName, DestinationExistsError, resolveDestination, safeFileName } from '../../src/core/pack/destination.js';
+import { commitTempFile, createTempFile, DestinationExistsError, resolveDestination } from '../../src/core/pack/destination.js';
+import { defaultZipName, safeFileName } from '../../src/core/shipment/zip-name.js';
 import { packFolder } from '../../src/core/pack/pack-folder.js';
 import { tempDir, writeFolder } from '../helpers/bundles.js';
 import { goodFiles } from './helpers.js';

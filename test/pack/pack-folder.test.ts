@@ -2,7 +2,8 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSyn
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packFolder, type PackProgress, type PackResult } from '../../src/core/pack/pack-folder.js';
-import { defaultZipName, DestinationExistsError, safeFileName } from '../../src/core/pack/destination.js';
+import { DestinationExistsError } from '../../src/core/pack/destination.js';
+import { defaultZipName, safeFileName } from '../../src/core/shipment/zip-name.js';
 import { validateBundle } from '../../src/core/validate.js';
 import { tempDir, writeFolder } from '../helpers/bundles.js';
 import { noise } from '../helpers/noise.js';

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/exit-codes.js';
@@ -20,10 +20,18 @@ describe('where --report writes the page', () => {
   });
 });
 
+/** Moves a folder into `root` under `name`, and returns its new path. */
+function within(root: string, name: string, folder: string): string {
+  const moved = path.join(root, name);
+  renameSync(folder, moved);
+  return moved;
+}
+
 describe('validate --report and pack --report', () => {
   it('validate of a folder writes the page beside it, prints its path, and ships nothing new', () => {
     const root = tempDir();
-    const made = writeFolder(goodFiles());
+    // Inside the test's own folder, so that the page written beside it goes when that folder does.
+    const made = within(root, 'tool', writeFolder(goodFiles()));
     const ran = runCli(['validate', made, '--report'], { cwd: root });
     expect(ran.code).toBe(EXIT.ok);
     const page = `${made}.report.html`;
@@ -69,8 +77,8 @@ describe('validate --report and pack --report', () => {
 
   it('several bundles: a page beside each, and each bundle\'s sizes in the JSON; --quiet prints no path', () => {
     const root = tempDir();
-    const one = writeFolder(goodFiles());
-    const two = writeFolder({ ...goodFiles(), 'more.js': 'document.title = "more";\n' });
+    const one = within(root, 'one', writeFolder(goodFiles()));
+    const two = within(root, 'two', writeFolder({ ...goodFiles(), 'more.js': 'document.title = "more";\n' }));
     const ran = runCli(['validate', one, two, '--report', '--format', 'json'], { cwd: root });
     expect(ran.code).toBe(EXIT.ok);
     const document = JSON.parse(ran.stdout) as { bundles: { sizes: { page: string; limits: { files: { used: number } } } }[] };

@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -7,7 +7,7 @@ import { launchChromium, requireChromium } from '../dev/browser.js';
 import { runCli } from '../helpers/cli.js';
 import { goodFiles, tempDir, writeFolder } from '../helpers/bundles.js';
 import { buildTemplate } from '../helpers/template-app.js';
-import { REPO } from '../vite/helpers.js';
+import { readTemplate } from '../../src/core/init/index.js';
 import { SETTLE_MS, startTestServer } from '../dev/helpers.js';
 import { packFolder } from '../../src/core/pack/pack-folder.js';
 import { bundleLimits, sizeLine } from '../../src/core/report/limits.js';
@@ -45,7 +45,11 @@ describe.skipIf(!available)('the bundle report page in Chromium', () => {
   beforeAll(async () => {
     browser = await launchChromium();
     const vanilla = path.join(tempDir(), 'vanilla');
-    cpSync(path.join(REPO, 'templates/standalone/src'), vanilla, { recursive: true });
+    for (const file of await readTemplate('standalone')) {
+      if (!file.path.startsWith('src/')) continue;
+      mkdirSync(path.dirname(path.join(vanilla, file.path.slice(4))), { recursive: true });
+      writeFileSync(path.join(vanilla, file.path.slice(4)), file.contents);
+    }
     projects.set('vanilla', { project: vanilla, tool: vanilla });
     for (const template of ['react', 'vue'] as const) {
       const { project, dist } = await buildTemplate(template);

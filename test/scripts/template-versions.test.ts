@@ -22,12 +22,12 @@ function run(args: string[]) {
   return spawnSync(process.execPath, [SCRIPT, ...args], { encoding: 'utf8' });
 }
 
-/** A repository of two templates and a lockfile, to change freely. */
+/** A repository of two template layers with a package.json, and a lockfile, to change freely. */
 function copyOfRepository(): string {
   const root = mkdtempSync(path.join(tmpdir(), 'template-versions-'));
   made.push(root);
   cpSync(path.join(ROOT, 'package-lock.json'), path.join(root, 'package-lock.json'));
-  for (const template of ['standalone', 'react-standalone']) {
+  for (const template of ['vanilla', 'react']) {
     mkdirSync(path.join(root, 'templates', template), { recursive: true });
     cpSync(path.join(ROOT, 'templates', template, 'package.json'), path.join(root, 'templates', template, 'package.json'));
   }
@@ -42,22 +42,22 @@ describe('the templates depend on the versions this repository tests', () => {
     const checked = run(['--check']);
     expect(checked.stderr).toBe('');
     expect(checked.status).toBe(0);
-    const react = JSON.parse(readFileSync(path.join(ROOT, 'templates/react-standalone/package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    const react = JSON.parse(readFileSync(path.join(ROOT, 'templates/react/package.json'), 'utf8')) as { devDependencies: Record<string, string> };
     expect(react.devDependencies['vite']).toBe(lockedVersion('vite'));
     expect(react.devDependencies['vite']).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
   it('--check names a range or another version, and the script writes the tested one in its place', () => {
     const root = copyOfRepository();
-    const file = path.join(root, 'templates/react-standalone/package.json');
+    const file = path.join(root, 'templates/react/package.json');
     const pkg = JSON.parse(readFileSync(file, 'utf8')) as { devDependencies: Record<string, string>; dependencies: Record<string, string> };
     pkg.devDependencies['vite'] = '^8.0.0';
     pkg.dependencies['react'] = '18.0.0';
     writeFileSync(file, JSON.stringify(pkg, null, 2));
     const checked = run(['--check', '--root', root]);
     expect(checked.status).toBe(1);
-    expect(checked.stderr).toContain(`templates/react-standalone: vite is "^8.0.0", but this repository tests ${lockedVersion('vite')}.`);
-    expect(checked.stderr).toContain(`templates/react-standalone: react is "18.0.0", but this repository tests ${lockedVersion('react')}.`);
+    expect(checked.stderr).toContain(`templates/react: vite is "^8.0.0", but this repository tests ${lockedVersion('vite')}.`);
+    expect(checked.stderr).toContain(`templates/react: react is "18.0.0", but this repository tests ${lockedVersion('react')}.`);
     expect(checked.stderr).toContain('npm run template-versions');
 
     execFileSync(process.execPath, [SCRIPT, '--root', root]);
@@ -71,14 +71,14 @@ describe('the templates depend on the versions this repository tests', () => {
 
   it('a dependency this repository does not install cannot be written: it is named, with the command that adds it', () => {
     const root = copyOfRepository();
-    const file = path.join(root, 'templates/standalone/package.json');
+    const file = path.join(root, 'templates/vanilla/package.json');
     const pkg = JSON.parse(readFileSync(file, 'utf8')) as { devDependencies: Record<string, string> };
     pkg.devDependencies['left-pad-never-installed'] = '1.0.0';
     writeFileSync(file, JSON.stringify(pkg, null, 2));
     for (const args of [['--check', '--root', root], ['--root', root]]) {
       const ran = run(args);
       expect(ran.status).toBe(1);
-      expect(ran.stderr).toContain('templates/standalone: left-pad-never-installed is not installed by this repository; add it with npm install -D left-pad-never-installed');
+      expect(ran.stderr).toContain('templates/vanilla: left-pad-never-installed is not installed by this repository; add it with npm install -D left-pad-never-installed');
     }
   });
 });

@@ -162,7 +162,7 @@ describe('a map that cannot be trusted leaves the finding where it is', () => {
     expect(report.mapNotes![0]!.message).toMatch(/^its source map is not used: its mappings /);
   });
 
-  it('points outside the project: a relative source that climbs out, an absolute path, a file: URL, another scheme', async () => {
+  it('points outside the project: a relative source that climbs out, an absolute path, a file: URL, a webpack:// name, another scheme', async () => {
     const outside = tempDir();
     writeFileSync(path.join(outside, 'App.tsx'), APP_TSX);
     for (const source of [
@@ -170,7 +170,8 @@ describe('a map that cannot be trusted leaves the finding where it is', () => {
       '../../../../../../../../../../etc/passwd',
       path.join(outside, 'App.tsx'),
       `file://${path.join(outside, 'App.tsx')}`,
-      'webpack://app/./src/App.tsx',
+      `webpack://app/../${path.basename(outside)}/App.tsx`,
+      `webpack://app/${path.join(outside, 'App.tsx')}`,
       'https://example.com/src/App.tsx',
     ]) {
       const app = buildApp();

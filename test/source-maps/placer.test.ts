@@ -54,6 +54,55 @@ describe('the maps the placer trusts', () => {
   });
 });
 
+describe('how a source\u2019s name becomes a file of the project', () => {
+  /** Where column 2 of the built line is placed when PLAIN names its one source `source` (with `extra` fields). */
+  const placeNamed = (source: string, extra: object = {}) => placerFor({ ...PLAIN, sources: [source], ...extra }).place('app.js', 1, 2);
+
+  it.each([
+    ['webpack://my-app/./src/a.ts', 'webpack and Rspack by default'],
+    ['webpack://my-app/./src/a.ts?5f3a', 'with a query'],
+    ['webpack:///./src/a.ts', 'with no namespace'],
+    ['webpack://my-app/src/a.ts#x', 'with a fragment'],
+  ])('%s (%s) is read from the project\u2019s folder', async (source) => {
+    expect(await placeNamed(source)).toEqual({ file: 'src/a.ts', line: 1, column: 2 });
+  });
+
+  it('a webpack:// name in a section of an indexed map, as it is written', async () => {
+    const section = { ...PLAIN, sources: ['webpack://my-app/./src/a.ts'] };
+    const indexed = { version: 3, sections: [{ offset: { line: 0, column: 0 }, map: section }] };
+    expect(await placerFor(indexed).place('app.js', 1, 2)).toEqual({ file: 'src/a.ts', line: 1, column: 2 });
+  });
+
+  it.each(['webpack://my-app/webpack/bootstrap', 'webpack://my-app/external "react"', 'webpack://my-app/', 'webpack://my-app'])('%s names no file', async (source) => {
+    expect(await placeNamed(source)).toBeUndefined();
+  });
+
+  it('a relative name not beside the map, in a map without sourceRoot, is read from the project\u2019s folder (as Parcel writes it)', async () => {
+    expect(await placeNamed('src/a.ts')).toEqual({ file: 'src/a.ts', line: 1, column: 2 });
+    expect(await placeNamed('./src/a.ts', { sourceRoot: '' })).toEqual({ file: 'src/a.ts', line: 1, column: 2 });
+  });
+
+  it('but not when the map has a sourceRoot, or the name has a scheme or starts at a root', async () => {
+    expect(await placeNamed('src/a.ts', { sourceRoot: 'lib' })).toBeUndefined();
+    expect(await placeNamed('/src/a.ts')).toBeUndefined();
+    expect(await placeNamed('app:src/a.ts')).toBeUndefined();
+  });
+
+  it('a file beside the map comes first', async () => {
+    const root = tempDir();
+    for (const folder of ['src', 'dist/src']) mkdirSync(path.join(root, folder), { recursive: true });
+    writeFileSync(path.join(root, 'src', 'a.ts'), 'abc\n');
+    writeFileSync(path.join(root, 'dist', 'src', 'a.ts'), 'abc\n');
+    const placer = createSourcePlacer({
+      folder: path.join(root, 'dist'),
+      root,
+      readBuilt: async (file) => (file === 'app.js' ? 'abc\n' : undefined),
+      readMap: async () => JSON.stringify({ ...PLAIN, sources: ['src/a.ts'] }),
+    });
+    expect(await placer.place('app.js', 1, 2)).toEqual({ file: 'dist/src/a.ts', line: 1, column: 2 });
+  });
+});
+
 describe('the built file\u2019s lines', () => {
   it.each([
     ['LF', 'abc\nx'],

@@ -4,7 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { openZipSource } from '../../src/core/bundle/zip/zip-source.js';
-import type { BundleSource } from '../../src/core/bundle/source.js';
+import type { BundleSource } from '../../src/core/shipment/source.js';
 import { validateBundle } from '../../src/core/validate.js';
 import { goodEntries, goodFiles, tempDir, writeFolder, writeZip } from '../helpers/bundles.js';
 

@@ -3,10 +3,10 @@ import { mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openFolderSource } from '../../src/core/bundle/folder-source.js';
-import { leftOutEntry, type ExcludedEntry } from '../../src/core/bundle/left-out.js';
+import { openFolderSource } from '../../src/core/shipment/folder-source.js';
+import { leftOutEntry, type ExcludedEntry } from '../../src/core/shipment/left-out.js';
 import { openBundle } from '../../src/core/bundle/open-bundle.js';
-import type { BundleSource } from '../../src/core/bundle/source.js';
+import type { BundleSource } from '../../src/core/shipment/source.js';
 import { goodEntries, goodFiles, tempDir, writeFolder, writeZip } from '../helpers/bundles.js';
 import { noise } from '../helpers/noise.js';
 

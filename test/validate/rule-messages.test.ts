@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { nextVersion } from '../../src/core/release/bump-version.js';
 import { rules } from '../../src/core/rules/index.js';
 import { leftOutCause } from '../../src/core/rules/left-out-cause.js';
-import { openFolderSource } from '../../src/core/bundle/folder-source.js';
+import { openFolderSource } from '../../src/core/shipment/folder-source.js';
 import { validateBundle } from '../../src/core/validate.js';
 import { goodEntries, goodFiles, goodManifest, writeFolder, writeZip } from '../helpers/bundles.js';
 

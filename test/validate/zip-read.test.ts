@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { readEntryBytes, type BundleSource } from '../../src/core/bundle/source.js';
+import { readEntryBytes, type BundleSource } from '../../src/core/shipment/source.js';
 import { crc32, crc32Portable } from '../../src/core/bundle/zip/crc32.js';
 import { openZipSource } from '../../src/core/bundle/zip/zip-source.js';
 import { goodEntries, writeZip } from '../helpers/bundles.js';

@@ -1,6 +1,6 @@
 import zlib, { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { BundleSource } from '../../src/core/bundle/source.js';
+import type { BundleSource } from '../../src/core/shipment/source.js';
 import { openZipSource } from '../../src/core/bundle/zip/zip-source.js';
 import type { Finding } from '../../src/core/problem.js';
 import { goodEntries, writeBytes } from '../helpers/bundles.js';

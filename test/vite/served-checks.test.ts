@@ -122,7 +122,8 @@ describe('pipeline-tool/vite checks each module as Vite serves it', () => {
     await served('src/refresh.ts');
     const overlay = await waitFor(() => sent.find((payload) => payload.type === 'error' && payload.err?.plugin === 'pipeline-tool'), SETTLE_MS, 'the error overlay');
     expect(overlay.err?.message).toContain('(bridge-unknown-method)');
-    const { line, column } = positionOf(code, 'window');
+    // Placed at the called method: a bridge finding is looked up in the map at the call.
+    const { line, column } = positionOf(code, 'reload');
     expect(overlay.err?.loc).toEqual({ file: path.join(root, 'src/refresh.ts'), line, column });
     expect(logger.text('error')).toMatch(new RegExp(`\\[pipeline-tool\\] src/refresh\\.ts:${line}:${column}: .*\\(bridge-unknown-method, served: src/refresh\\.ts:`));
   });

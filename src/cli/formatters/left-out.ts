@@ -1,4 +1,4 @@
-import type { ExcludedEntry, ExclusionReason } from '../../core/bundle/left-out.js';
+import type { ExcludedEntry, ExclusionReason } from '../../core/shipment/left-out.js';
 import { showName } from '../../core/format-bytes.js';
 
 const REASONS: Record<ExclusionReason, (detail?: string) => string> = {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Artifact, ArtifactLocation, Location, Log, Notification, ReportingDescriptor, Result } from 'sarif';
-import type { ExcludedEntry } from '../../core/bundle/left-out.js';
+import type { ExcludedEntry } from '../../core/shipment/left-out.js';
 import { CODE_RULE_IDS } from '../../core/code/rule-ids.js';
 import type { Problem, Report } from '../../core/problem.js';
 import { packageFacts, ruleHelpUri } from '../../core/rule-docs.js';

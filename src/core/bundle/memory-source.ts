@@ -1,4 +1,4 @@
-import type { BundleEntry, BundleSource } from './source.js';
+import type { BundleEntry, BundleSource } from '../shipment/source.js';
 
 /** One file of a bundle held in memory: its slash-separated path and its bytes. */
 export interface MemoryFile {

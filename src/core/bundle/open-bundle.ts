@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
-import { openShippedFolder } from '../pack/shipment.js';
-import type { BundleSource } from './source.js';
+import { openShippedFolder } from '../shipment/shipment.js';
+import type { BundleSource } from '../shipment/source.js';
 import { openZipSource } from './zip/zip-source.js';
 
 /**

@@ -1,3 +1,4 @@
+import type { LinePosition } from '../problem.js';
 import type { Chain, JsRuleContext } from './js-rule.js';
 import { END_CALL } from './js-rule.js';
 import { W } from './words.js';
@@ -22,8 +23,16 @@ export interface BridgeCall {
   root: number;
   /** Names written after the alias, when reached through one. */
   afterAlias: number;
+  /** Where the chain starts: where the finding is reported. */
   line: number;
   column: number;
+  /**
+   * Where the called name is written (the method, or the namespace called itself), where a
+   * source map is asked about the finding: a minifier that inlines `const quotes =
+   * window.pipeline.quotes` writes `window.pipeline.quotes.addLines(`, whose first word its map
+   * places on the alias's line, and the called name on the call's.
+   */
+  call: LinePosition;
 }
 
 /** The bridge call a chain ending in `(` makes, if it is one. */
@@ -43,13 +52,14 @@ export function bridgeCall(chain: Chain): BridgeCall | undefined {
     afterAlias: chain.length - chain.aliasLength,
     line: chain.line(0),
     column: chain.column(0),
+    call: { line: chain.line(chain.length - 1), column: chain.column(chain.length - 1) },
   };
 }
 
 /** Reports a finding on a bridge call: one through a bare `pipeline` is dropped if the script declares its own. */
 export function reportBridge(context: JsRuleContext, chain: Chain, call: BridgeCall, ruleId: string, data: Record<string, unknown>): void {
-  if (call.root === ROOT_ALIAS) context.report(ruleId, call.line, call.column, data);
-  else context.reportUse(chain.word(0), ruleId, call.line, call.column, data);
+  if (call.root === ROOT_ALIAS) context.report(ruleId, call.line, call.column, data, call.call);
+  else context.reportUse(chain.word(0), ruleId, call.line, call.column, data, call.call);
 }
 
 /** True when a variable set to this chain stands for the bridge or one of its namespaces. */

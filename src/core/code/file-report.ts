@@ -1,4 +1,4 @@
-import type { Finding } from '../problem.js';
+import type { Finding, LinePosition } from '../problem.js';
 import type { ModuleCondition } from './module-links.js';
 import type { DisableDirective, ScanOutput } from './scanner.js';
 
@@ -22,15 +22,16 @@ export class FileReport {
 
   constructor(readonly file: string) {}
 
-  add(ruleId: string, line: number, column: number, data: Record<string, unknown>, condition?: ModuleCondition): void {
+  add(ruleId: string, line: number, column: number, data: Record<string, unknown>, condition?: ModuleCondition, placeAt?: LinePosition): void {
+    const made = (): Finding => (placeAt ? { ruleId, file: this.file, line, column, data, placeAt } : { ruleId, file: this.file, line, column, data });
     if (condition) {
-      if (this.conditional.length < MAX_FINDINGS_PER_RULE) this.conditional.push({ finding: { ruleId, file: this.file, line, column, data }, condition });
+      if (this.conditional.length < MAX_FINDINGS_PER_RULE) this.conditional.push({ finding: made(), condition });
       return;
     }
     const count = (this.counts.get(ruleId) ?? 0) + 1;
     this.counts.set(ruleId, count);
     if (count > MAX_FINDINGS_PER_RULE) return;
-    const finding: Finding = { ruleId, file: this.file, line, column, data };
+    const finding = made();
     this.findings.push(finding);
     this.lastKept.set(ruleId, finding);
   }

@@ -1,4 +1,4 @@
-import type { BundleEntry } from '../bundle/source.js';
+import type { BundleEntry } from '../shipment/source.js';
 import { extensionOf } from '../paths.js';
 import { isAsciiSpace, isContinuation, LF, lowerByte } from './chars.js';
 import { CssReader } from './css-scanner.js';

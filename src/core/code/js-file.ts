@@ -1,3 +1,4 @@
+import type { LinePosition } from '../problem.js';
 import { rules } from '../rules/index.js';
 import type { FileReport } from './file-report.js';
 import { decodeRange } from './chars.js';
@@ -59,6 +60,7 @@ export interface Use {
   line: number;
   column: number;
   data: Record<string, unknown>;
+  placeAt?: LinePosition | undefined;
 }
 
 export interface Alias {
@@ -156,7 +158,7 @@ export class JsFileState {
 
   /** At the end of the file: the uses no top-level declaration shadows are findings. */
   flush(): void {
-    for (const use of this.rootUses) if ((this.rootDeclared & use.bit) === 0) this.report.add(use.ruleId, use.line, use.column, use.data);
+    for (const use of this.rootUses) if ((this.rootDeclared & use.bit) === 0) this.report.add(use.ruleId, use.line, use.column, use.data, undefined, use.placeAt);
     this.rootUses.length = 0;
     const exports = this.moduleExports();
     if (!exports) return;
@@ -182,13 +184,13 @@ export class JsFileState {
       toolType: this.toolType,
       toolTypeDeclared: this.toolTypeDeclared,
       bundle: this.bundle,
-      report: (ruleId, line, column, data) => {
+      report: (ruleId, line, column, data, placeAt) => {
         if (data.guarded === true) walker().noteGuarded(data);
-        this.report.add(ruleId, line, column, data, BRIDGE_RULE_IDS.has(ruleId) ? this.conditions[walker().reportCondition()] : undefined);
+        this.report.add(ruleId, line, column, data, BRIDGE_RULE_IDS.has(ruleId) ? this.conditions[walker().reportCondition()] : undefined, placeAt);
       },
-      reportUse: (word, ruleId, line, column, data) => {
+      reportUse: (word, ruleId, line, column, data, placeAt) => {
         if (data.guarded === true) walker().noteGuarded(data);
-        walker().scope.use({ bit: scopeBit(word), ruleId, line, column, data });
+        walker().scope.use({ bit: scopeBit(word), ruleId, line, column, data, placeAt });
       },
       tagCall: (tag) => walker().tagCall(tag),
       watch: (watcher) => walker().watch(watcher),

@@ -1,3 +1,4 @@
+import type { LinePosition } from '../problem.js';
 import type { ModuleExports } from './module-links.js';
 import type { BundleIndex } from './references.js';
 import type { Word } from './words.js';
@@ -149,12 +150,13 @@ export interface JsRuleContext {
   readonly toolType: string | undefined;
   readonly toolTypeDeclared: boolean;
   readonly bundle: BundleFacts;
-  report(ruleId: string, line: number, column: number, data: Record<string, unknown>): void;
+  /** `placeAt`: where a source map is asked about the finding, when not at `line`:`column` (Finding.placeAt). */
+  report(ruleId: string, line: number, column: number, data: Record<string, unknown>, placeAt?: LinePosition): void;
   /**
    * Reports a use of the global `word` (a WORDS number): dropped if the script declares that name
    * in the scope where it is used (a parameter, a variable, a function, an import).
    */
-  reportUse(word: number, ruleId: string, line: number, column: number, data: Record<string, unknown>): void;
+  reportUse(word: number, ruleId: string, line: number, column: number, data: Record<string, unknown>, placeAt?: LinePosition): void;
   /** Tags the call whose `(` was just read (from a chain handler with END_CALL). */
   tagCall(tag: number): void;
   /** Shows every following token to `watcher` until it returns false. */

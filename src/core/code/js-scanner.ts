@@ -1,4 +1,4 @@
-import type { BundleEntry } from '../bundle/source.js';
+import type { BundleEntry } from '../shipment/source.js';
 import { manifestObject, manifestString, type ManifestState } from '../manifest/read-manifest.js';
 import { extensionOf } from '../paths.js';
 import { FileReport, joinLater } from './file-report.js';

@@ -70,7 +70,7 @@ export class Scope {
 
   use(use: Use): void {
     if (use.bit === 0) {
-      this.state.report.add(use.ruleId, use.line, use.column, use.data);
+      this.state.report.add(use.ruleId, use.line, use.column, use.data, undefined, use.placeAt);
       return;
     }
     for (const scope of this.arrowScopes) if (scope.bindings & use.bit) return;

@@ -204,6 +204,10 @@ class SyntaxWorker {
     return this.worker ? this.sent - Atomics.load(this.answered, 0) : 0;
   }
 
+  get given(): number {
+    return this.sent;
+  }
+
   get usable(): boolean {
     return !this.failed;
   }
@@ -286,6 +290,11 @@ export function collectInWorker(): void {
 /** How many checks the worker has been given and not yet answered. */
 export function workerLoad(): number {
   return worker.load;
+}
+
+/** How many checks the worker has been given since the process started, answered or not. */
+export function workerSent(): number {
+  return worker.given;
 }
 
 /** False once the worker could not be started or has died: nothing more can be sent to it. */

@@ -1,5 +1,4 @@
-import type { BundleEntry } from '../bundle/source.js';
-import type { FileReport } from './file-report.js';
+import type { BundleEntry } from '../shipment/source.js';
 import { REFERENCE_INSECURE, REFERENCE_MISSING, REFERENCE_REMOTE, REFERENCE_ROOT_ABSOLUTE } from './rule-ids.js';
 
 /**
@@ -33,7 +32,8 @@ const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
 const PLACEHOLDER = /\{\{|\$\{|<%/;
 
 export interface ReferenceSite {
-  report: Pick<FileReport, 'add'>;
+  /** A file's report, or a script rule's context.report: a reference's finding needs only these. */
+  report: { add(ruleId: string, line: number, column: number, data: Record<string, unknown>): void };
   index: BundleIndex;
   /** Path of the file the reference is written in; relative references resolve from its folder. */
   from: string;

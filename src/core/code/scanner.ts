@@ -1,4 +1,4 @@
-import type { BundleEntry } from '../bundle/source.js';
+import type { BundleEntry } from '../shipment/source.js';
 import type { ManifestState } from '../manifest/read-manifest.js';
 import type { Finding } from '../problem.js';
 

@@ -1,4 +1,4 @@
-import type { BundleSource } from '../bundle/source.js';
+import type { BundleSource } from '../shipment/source.js';
 import { parseManifest } from '../manifest/read-manifest.js';
 import manifestControlCharacter from '../rules/manifest-control-character.js';
 import manifestDescription from '../rules/manifest-description.js';

@@ -1,4 +1,4 @@
-import type { BundleEntry, BundleSource } from '../bundle/source.js';
+import type { BundleEntry, BundleSource } from '../shipment/source.js';
 import { MANIFEST_PATH } from '../paths.js';
 import { positionFinder, scanJson } from '../json/scan-json.js';
 import validateSchema from './manifest-schema.generated.js';

@@ -9,9 +9,10 @@ import { MAX_UNPACKED_BYTES } from '../rules/unpacked-size.js';
 import type { RuleOverride } from '../config/settings.js';
 import { checkOverrides, checkRuleSettings, validateBundle, type RuleSetting } from '../validate.js';
 import { quoteArgument, requireManifestHere } from './manifest-elsewhere.js';
-import { commitTempFile, createTempFile, defaultZipName, DestinationExistsError, pathExists, resolveDestination } from './destination.js';
-import type { ExcludedEntry } from './select-files.js';
-import { COMPRESSION_LEVEL, explainFileSystemError, measuringSource, planShipment, readShippedWhole, shipmentSource } from './shipment.js';
+import { commitTempFile, createTempFile, DestinationExistsError, pathExists, resolveDestination } from './destination.js';
+import { defaultZipName } from '../shipment/zip-name.js';
+import type { ExcludedEntry } from '../shipment/select-files.js';
+import { COMPRESSION_LEVEL, explainFileSystemError, measuringSource, planShipment, readShippedWhole, shipmentSource } from '../shipment/shipment.js';
 import { writeZip } from './write-zip.js';
 
 

@@ -1,18 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
 import { crc32 } from '../bundle/zip/crc32.js';
-
-const deflateRaw = promisify(zlib.deflateRaw);
+import { CENTRAL_SIZE, compressContent, END_SIZE, LOCAL_SIZE } from '../shipment/zip-size.js';
 
 // Record signatures and layout from the ZIP application note (APPNOTE.TXT).
 const SIG_LOCAL = 0x04034b50;
 const SIG_CENTRAL = 0x02014b50;
 const SIG_END = 0x06054b50;
-const LOCAL_SIZE = 30;
-const CENTRAL_SIZE = 46;
-const END_SIZE = 22;
 const METHOD_STORED = 0;
 const METHOD_DEFLATE = 8;
 const FLAG_UTF8 = 0x0800;
@@ -174,36 +168,6 @@ async function prepare(input: ZipInput, level: number): Promise<Prepared> {
   const crc = crc32(content);
   const { data, method } = await compressContent(content, level);
   return { nameBytes, data, size: content.length, crc, method: method === 'deflate' ? METHOD_DEFLATE : METHOD_STORED };
-}
-
-/** zlib's own default output chunk, and the most one deflate allocates at once. */
-const MIN_DEFLATE_CHUNK = 16 * 1024;
-const MAX_DEFLATE_CHUNK = 8 * 1024 * 1024;
-
-/**
- * A file's bytes as the zip stores them: deflated, or kept as they are when deflate would not make
- * them smaller (and when empty). Measuring a folder's zip uses this too, so the size it predicts
- * is the size written.
- */
-export async function compressContent(content: Buffer, level: number): Promise<{ data: Buffer; method: 'deflate' | 'store' }> {
-  if (content.length === 0) return { data: content, method: 'store' };
-  // memLevel 9 is zlib's largest hash table: slightly smaller output, no slower. Fixed, like the
-  // level, because both change the bytes.
-  // One output buffer large enough for the whole result in most cases, so zlib does the file in one
-  // job on the thread pool instead of returning to the main thread every 16 KiB it writes.
-  const chunkSize = Math.min(Math.max(content.length + 1024, MIN_DEFLATE_CHUNK), MAX_DEFLATE_CHUNK);
-  const deflated = await deflateRaw(content, { level, memLevel: 9, chunkSize });
-  return deflated.length < content.length ? { data: deflated, method: 'deflate' } : { data: content, method: 'store' };
-}
-
-/**
- * The size of the zip `writeZip` makes from entries with these stored sizes: a local header and a
- * central record per entry, each followed by the name, then the end record. Nothing else goes in.
- */
-export function zipSizeOf(entries: readonly { name: string; storedSize: number }[]): number {
-  let size = END_SIZE;
-  for (const entry of entries) size += LOCAL_SIZE + CENTRAL_SIZE + 2 * Buffer.byteLength(entry.name, 'utf8') + entry.storedSize;
-  return size;
 }
 
 function isAscii(bytes: Buffer): boolean {

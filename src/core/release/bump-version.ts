@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import { describeFileKind, readRegularFile } from '../regular-file.js';
 import { scanJson } from '../json/scan-json.js';
 import { MANIFEST_PATH } from '../paths.js';
-import { defaultZipName } from '../pack/destination.js';
+import { defaultZipName } from '../shipment/zip-name.js';
 import { isStrictSemver, suggestSemver, tooLargeNumber, tooLargeWords } from '../rules/manifest-version.js';
 import { shownPath } from '../shown-path.js';
 

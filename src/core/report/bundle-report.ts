@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BundleEntry, BundleSource } from '../bundle/source.js';
-import { COMPRESSION_LEVEL } from '../pack/shipment.js';
-import { compressContent } from '../pack/write-zip.js';
+import type { BundleEntry, BundleSource } from '../shipment/source.js';
+import { COMPRESSION_LEVEL } from '../shipment/shipment.js';
+import { compressContent } from '../shipment/zip-size.js';
 import { extensionOf } from '../paths.js';
 import type { Problem } from '../problem.js';
 import { bytesBySource } from '../source-map/source-bytes.js';

@@ -1,4 +1,4 @@
-import type { BundleSource } from '../bundle/source.js';
+import type { BundleSource } from '../shipment/source.js';
 import { formatShare, groupDigits } from '../format-bytes.js';
 import { MAX_ARCHIVE_BYTES } from '../rules/bundle-size.js';
 import { MAX_FILES } from '../rules/file-count.js';

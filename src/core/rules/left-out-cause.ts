@@ -1,4 +1,4 @@
-import { leftOutEntry, type ExcludedEntry } from '../bundle/left-out.js';
+import { leftOutEntry, type ExcludedEntry } from '../shipment/left-out.js';
 import { extensionOf } from '../paths.js';
 import { fileTypeHint } from './file-type.js';
 

@@ -1,4 +1,4 @@
-import type { ExcludedEntry } from '../bundle/left-out.js';
+import type { ExcludedEntry } from '../shipment/left-out.js';
 import { atManifestKey, manifestString } from '../manifest/read-manifest.js';
 import { entryPathProblem } from './manifest-entry-path.js';
 import { leftOutCause, leftOutData } from './left-out-cause.js';

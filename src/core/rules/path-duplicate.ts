@@ -1,5 +1,5 @@
 import { showName } from '../format-bytes.js';
-import type { BundleEntry } from '../bundle/source.js';
+import type { BundleEntry } from '../shipment/source.js';
 import { defineRule } from './rule.js';
 
 type How = 'exact' | 'case' | 'unicode' | 'file-and-folder';

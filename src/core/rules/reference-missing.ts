@@ -4,7 +4,7 @@ import { END_CALL, END_KEY, K_END, K_NAME, K_PUNCT, K_STRING, K_TEMPLATE_END, K_
 import { P_COMMA, P_RPAREN, P_SEMI } from '../code/js-lexer.js';
 import { andMore } from '../code/wording.js';
 import { W } from '../code/words.js';
-import type { ExcludedEntry } from '../bundle/left-out.js';
+import type { ExcludedEntry } from '../shipment/left-out.js';
 import { leftOutCause, leftOutData } from './left-out-cause.js';
 import { defineRule } from './rule.js';
 

@@ -1,8 +1,8 @@
-import type { ExcludedEntry } from '../bundle/left-out.js';
-import type { BundleEntry, BundleSource } from '../bundle/source.js';
+import type { ExcludedEntry } from '../shipment/left-out.js';
+import type { BundleEntry, BundleSource } from '../shipment/source.js';
 import type { JsDetector } from '../code/js-rule.js';
 import type { ManifestState } from '../manifest/read-manifest.js';
-import type { Finding, Severity } from '../problem.js';
+import type { Finding, LinePosition, Severity } from '../problem.js';
 
 /** What the content pass learned about the bundle's files. */
 export interface ContentSummary {
@@ -34,6 +34,8 @@ export interface RuleHit<D> {
   line?: number;
   column?: number;
   data: D;
+  /** Where a source map is asked about the hit, when not at its own place (Finding.placeAt). */
+  placeAt?: LinePosition;
 }
 
 export interface Rule<D extends object = Record<string, unknown>> {
@@ -80,7 +82,7 @@ export function defineCollectedRule<D extends object>(rule: Omit<Rule<D>, 'check
     check: (context) =>
       context.collected
         .filter((finding) => finding.ruleId === rule.id)
-        .map(({ file, line, column, data }) => ({ file, line, column, data: data as D })),
+        .map(({ file, line, column, data, placeAt }) => (placeAt ? { file, line, column, data: data as D, placeAt } : { file, line, column, data: data as D })),
   };
 }
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
-import type { BundleSource } from '../bundle/source.js';
+import type { BundleSource } from '../shipment/source.js';
 import type { DisableDirective } from '../code/scanner.js';
+import type { LinePosition } from '../problem.js';
 import { UNKNOWN_DISABLE_DIRECTIVE } from '../code/rule-ids.js';
 import { extensionOf } from '../paths.js';
 import { sourceDirectives } from './source-directives.js';
@@ -33,6 +34,8 @@ interface Located {
   file?: string | undefined;
   line?: number | undefined;
   column?: number | undefined;
+  /** Where the map is asked about the finding instead (a bridge call's method name). */
+  placeAt?: LinePosition | undefined;
 }
 
 export interface Placement<T> {
@@ -88,7 +91,8 @@ export async function placeAtSources<T extends Located>(findings: readonly T[], 
   }
   for (const [file, findings] of byFile) {
     for (const finding of findings) {
-      const position = await placer.place(file, finding.line!, finding.column!);
+      const at = finding.placeAt ?? { line: finding.line!, column: finding.column! };
+      const position = await placer.place(file, at.line, at.column);
       if (position) placed.set(finding, position);
     }
     placer.release(file);

@@ -99,8 +99,16 @@ interface LoadedMap {
   /** Start offset of each line of the built text. */
   lineStarts: number[];
   text: string;
+  /** Each source as the map names it, with its map's (or section's) `sourceRoot`, by index. */
+  named: NamedSource[];
   /** Each source, once looked at: its path relative to the root, or null when it is not usable. */
   sources: Map<number, Promise<string | null>>;
+}
+
+/** A source as its map writes it, before any resolving (which would drop a `..` at the start of a URL's path). */
+interface NamedSource {
+  name: unknown;
+  sourceRoot: unknown;
 }
 
 /**
@@ -173,7 +181,9 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
     // Loaded only now: most folders have no maps, and start-up should not pay for it.
     const { AnyMap, traceSegment } = await import('@jridgewell/trace-mapping');
     const trace = new AnyMap(parsed as ConstructorParameters<typeof AnyMap>[0], mapUrl);
-    return { trace, traceSegment, text, lineStarts, sources: new Map() };
+    // Sources in the order trace-mapping flattens them: section by section.
+    const named = (map.sections ?? [{ map }]).flatMap((section) => (section.map.sources ?? []).map((name) => ({ name, sourceRoot: section.map.sourceRoot })));
+    return { trace, traceSegment, text, lineStarts, named, sources: new Map() };
   }
 
   /** A source of a map as a path relative to the root, once checked on disk; null when it is not usable. */
@@ -187,16 +197,23 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
   }
 
   async function resolveSource(map: LoadedMap, index: number): Promise<string | null> {
-    const resolved = map.trace.resolvedSources[index];
-    if (typeof resolved !== 'string' || !resolved.startsWith('file:')) return null;
+    for (const written of candidatePaths(map.named[index], map.trace.resolvedSources[index], root)) {
+      const relative = await usableSource(written);
+      if (relative !== null) return relative;
+    }
+    return null;
+  }
+
+  /** A path a map names, as a path relative to the root, once checked on disk and its text read; null when it is not usable. */
+  async function usableSource(written: string): Promise<string | null> {
     // Nothing outside the project is even looked up: the path must lie inside it as written
     // (against the root as given, or its real path, since the folder may have been reached
     // through a link, as macOS's /tmp is). Then it is compared as a real path, links resolved,
     // since a link inside the project may lead out of it.
-    const written = fileURLToPath(resolved);
     const realRoot = await (realRootOnce ??= realpath(root));
     if (pathInside(root, written) === undefined && pathInside(realRoot, written) === undefined) return null;
-    const absolute = pathInside(realRoot, await realpath(written));
+    const real = await realpath(written).catch(() => undefined);
+    const absolute = real === undefined ? undefined : pathInside(realRoot, real);
     if (absolute === undefined || !(await isFileInside(realRoot, absolute))) return null;
     const relative = path.relative(realRoot, absolute).split(path.sep).join('/');
     // The file itself, never the map's `sourcesContent`: a map could add a disable comment the
@@ -342,7 +359,37 @@ class MapRefused extends Error {
   }
 }
 
-type RawMap = { mappings?: string; sources?: unknown[]; sections?: { offset?: { line?: unknown }; map: RawMap }[] };
+type RawMap = { mappings?: string; sources?: unknown[]; sourceRoot?: unknown; sections?: { offset?: { line?: unknown }; map: RawMap }[] };
+
+/**
+ * The paths on disk a map's source may stand for, in the order they are tried (each still to be
+ * checked: inside the root, a regular file):
+ * - `webpack://<namespace>/<path>[?query]`, as webpack and Rspack name sources by default: `<path>`
+ *   from the root, the project's folder (webpack's `context`), query and fragment left out;
+ * - a `file:` URL or a path, resolved against the map (and its `sourceRoot`) as browsers do;
+ * - a relative path in a map without `sourceRoot`, also from the root, as Parcel writes them
+ *   (`src/index.ts` in `dist/index.js.map`), when it is not found beside the map.
+ * Any other scheme names no file.
+ */
+function candidatePaths(named: NamedSource | undefined, resolved: string | null | undefined, root: string): string[] {
+  const name = typeof named?.name === 'string' ? named.name : undefined;
+  // The name as written: resolving `webpack://app/../lib/x.js` would drop its `..`.
+  const webpack = WEBPACK_SOURCE.exec(name ?? '') ?? WEBPACK_SOURCE.exec(resolved ?? '');
+  if (webpack) return [path.resolve(root, webpack[1]!)];
+  if (typeof resolved !== 'string' || !resolved.startsWith('file:')) return [];
+  const paths = [fileURLToPath(resolved)];
+  const sourceRoot = named?.sourceRoot;
+  if (name !== undefined && (sourceRoot === undefined || sourceRoot === null || sourceRoot === '') && isRelativePath(name)) paths.push(path.resolve(root, name));
+  return paths;
+}
+
+/** `webpack://`, a namespace (the package's name, or nothing), then the path, up to a query or a fragment. */
+const WEBPACK_SOURCE = /^webpack:\/\/[^/?#]*\/([^?#]+)/i;
+
+/** A path with no scheme that does not start at a root: `src/index.ts`, `./a.js`, `../lib/b.js`. */
+function isRelativePath(name: string): boolean {
+  return name !== '' && !/^[a-z][a-z0-9+.-]*:/i.test(name) && !name.startsWith('/') && !name.startsWith('\\');
+}
 
 /** What is wrong with the `mappings` of a map or of each of its sections, for a built file of `lines` lines and `characters` characters. */
 function mappingsFaultOf(map: RawMap, lines: number, characters: number): string | undefined {

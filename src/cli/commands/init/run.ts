@@ -26,7 +26,7 @@ import {
   type ToolType,
 } from '../../../core/init/index.js';
 import { CONFIG_FILE } from '../../../core/config/file-name.js';
-import { defaultZipName } from '../../../core/pack/destination.js';
+import { defaultZipName } from '../../../core/shipment/zip-name.js';
 import { MANIFEST_PATH } from '../../../core/paths.js';
 import { UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';

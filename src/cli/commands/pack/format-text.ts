@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Chalk, type ChalkInstance } from 'chalk';
 import { formatBytes, showName } from '../../../core/format-bytes.js';
 import type { PackResult } from '../../../core/pack/pack-folder.js';
-import type { ExcludedEntry, ExclusionReason } from '../../../core/pack/select-files.js';
+import type { ExcludedEntry, ExclusionReason } from '../../../core/shipment/select-files.js';
 import { ALLOWED_EXTENSIONS } from '../../../core/paths.js';
 import { listLeftOut } from '../../formatters/left-out.js';
 import { sizeLine } from '../../../core/report/limits.js';

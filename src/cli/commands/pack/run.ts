@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { openBundle } from '../../../core/bundle/open-bundle.js';
 import { packFolder, type PackProgress, type PackResult } from '../../../core/pack/pack-folder.js';
-import { openShippedFolder } from '../../../core/pack/shipment.js';
+import { openShippedFolder } from '../../../core/shipment/shipment.js';
 import type { BundleReport } from '../../../core/report/bundle-report.js';
 import { defaultReportPath, reportJson, reportLine, reportPathFrom, writeReportPage } from '../../report-page.js';
 import { showName } from '../../../core/format-bytes.js';

@@ -1,5 +1,5 @@
 import type { Finding } from '../../problem.js';
-import type { EntryKind } from '../source.js';
+import type { EntryKind } from '../../shipment/source.js';
 import { FLAG_UTF8 } from './zip-format.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
 import type { Finding } from '../../problem.js';
-import type { BundleEntry, BundleSource, ReadResult } from '../source.js';
+import type { BundleEntry, BundleSource, ReadResult } from '../../shipment/source.js';
 import { crc32 } from './crc32.js';
 import { hex } from './local-header.js';
 import { openRandomAccess, type RandomAccess, type ReadLimits } from './random-access.js';

@@ -1,6 +1,6 @@
 import type { Finding } from '../../problem.js';
 import { FORMAT_HEAD_BYTES, otherFormat } from '../file-format.js';
-import type { EntryKind } from '../source.js';
+import type { EntryKind } from '../../shipment/source.js';
 import { readArchiveEnd, type ArchiveEnd } from './end-record.js';
 import { decodeName, entryKind } from './entry-names.js';
 import { findField, parseExtra, unicodePathMismatch, ZIP64_EXTRA_ID, ZIP64_SLOTS, zip64Contradiction, zip64Values } from './extra-fields.js';

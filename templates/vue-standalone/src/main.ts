@@ -1,5 +1,0 @@
-import { createApp } from 'vue';
-import App from './App.vue';
-import './styles.css';
-
-createApp(App).mount('#root');
