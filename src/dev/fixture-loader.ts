@@ -67,7 +67,7 @@ type WorkerMessage =
 export interface FixtureLoad {
   /** The checked data set, or a FixtureError. Once the load is cancelled, its outcome means nothing. */
   readonly fixtures: Promise<Fixtures>;
-  /** Stops the load, ending its worker thread. */
+  /** Stops the load: its worker thread ends, and so do its steps on this thread, at the next. */
   cancel(): void;
 }
 
@@ -75,6 +75,12 @@ export interface FixtureLoad {
 export function loadFixturesInBackground(file: string): FixtureLoad {
   let worker: Worker | undefined;
   let cancelled = false;
+  // A turn of the event loop between steps; a cancelled load goes no further, so that nothing of
+  // it keeps dev running once it closes.
+  const step = async () => {
+    await nextTurn();
+    if (cancelled) throw new Error('the fixture load was cancelled');
+  };
   const fixtures = (async () => {
     const bytes = await readFixtureBytes(file);
     const value = await parseOnWorker(bytes, file, (started) => {
@@ -84,15 +90,15 @@ export function loadFixturesInBackground(file: string): FixtureLoad {
     // A broken file, or one nested too deeply, is read again here, on this thread, for the line and
     // column of its first error.
     if (value === SYNTAX_ERROR) return parseFixtures(bytes.toString('utf8'), file);
-    await nextTurn();
+    await step();
     if (typeof value === 'object' && value !== null && nestsTooDeep(value)) return parseFixtures(bytes.toString('utf8'), file);
     let text: string | undefined;
     const textOf = () => (text ??= bytes.toString('utf8').replace(/^\uFEFF/, ''));
-    await nextTurn();
-    const checked = await validateFixtureValue(value, textOf, file, () => nextTurn());
-    await nextTurn();
+    await step();
+    const checked = await validateFixtureValue(value, textOf, file, step);
+    await step();
     const merged = mergeFixtureFile(checked, textOf, file);
-    await nextTurn();
+    await step();
     return merged;
   })();
   return {

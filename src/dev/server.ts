@@ -15,6 +15,7 @@ import { allowedHostNames, isLoopbackAddress, isWildcardAddress, networkAddresse
 import { routeHostRequest } from './host-routes.js';
 import { sendText } from './http-utils.js';
 import { limitInFlight } from './connection-limit.js';
+import { loadFixturesInBackground } from './fixture-loader.js';
 import { listenOn } from './listen.js';
 import { reportToolChanges, startLiveReload } from './live-reload.js';
 import { createDevSession, type CallOutcome } from './session.js';
@@ -26,7 +27,7 @@ import { createRuntimePlaces } from './source-places.js';
 import { placeStorageError, type FoundPlace } from './storage-errors.js';
 import { checkFrameUrl, collectBuiltFindings, isOnThisMachine, remoteFrameWarning, renderFrameScript, startFramedReload } from './framed-page.js';
 import { MANIFEST_PATH } from '../core/paths.js';
-import { createMissingFileReporter, createReportLimiter, describeToolProblem, readToolReport } from './tool-problems.js';
+import { createMissingFileReporter, createReportLimiter, describeToolProblem, readToolReport, reportVersion } from './tool-problems.js';
 import { routeToolRequest, SDK_PATH } from './tool-routes.js';
 
 /*
@@ -97,6 +98,11 @@ export interface DevServerOptions {
   onLog?: (level: 'info' | 'warning' | 'error', message: string) => void;
   /** Told after every bridge call. Must not throw. */
   onCall?: (method: string, outcome: CallOutcome) => void;
+  /**
+   * Abort to give up starting (Ctrl-C while a large fixture file loads): the start rejects with
+   * the signal's reason, with nothing left listening or running. Once started, close() stops.
+   */
+  signal?: AbortSignal;
 }
 
 export interface DevServer {
@@ -166,11 +172,22 @@ function portOf(url: URL): number {
   return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
 }
 
-async function loadFixtures(file: string | undefined): Promise<Fixtures> {
+/** The data set to start with; with a signal, loaded as a reload loads it, in steps that an abort stops. */
+async function loadFixtures(file: string | undefined, signal: AbortSignal | undefined): Promise<Fixtures> {
   if (file === undefined) return DEFAULT_FIXTURES;
   try {
-    return await loadFixtureFile(file);
+    if (signal === undefined) return await loadFixtureFile(file);
+    signal.throwIfAborted();
+    const load = loadFixturesInBackground(file);
+    const cancel = () => load.cancel();
+    signal.addEventListener('abort', cancel, { once: true });
+    try {
+      return await load.fixtures;
+    } finally {
+      signal.removeEventListener('abort', cancel);
+    }
   } catch (error) {
+    signal?.throwIfAborted();
     if (error instanceof FixtureError) throw new DevServerError('FIXTURES_INVALID', error.message, { cause: error });
     throw error;
   }
@@ -238,7 +255,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const realRoot = frameUrl === undefined ? await checkRoot(path.resolve(options.root)) : await realpath(options.root).catch(() => path.resolve(options.root));
   const manifestFile = frameUrl === undefined ? undefined : await manifestPath(options.manifest ?? realRoot);
   const fixturesFile = options.fixturesFile === undefined ? undefined : path.resolve(options.fixturesFile);
-  const fixtures = await loadFixtures(fixturesFile);
+  const { signal } = options;
+  const fixtures = await loadFixtures(fixturesFile, signal);
+  signal?.throwIfAborted();
   const settingsFile = path.resolve(options.settingsFile ?? path.join(realRoot, '.pipeline-tool', 'settings.json'));
   const { store, problem } = await openSettingsFile(settingsFile, { onWriteError: (message) => log('error', message) });
   if (problem !== null) {
@@ -263,6 +282,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       ? await collectFindings(realRoot, stateFolder, fixturesFile ?? null, findingSettings)
       : await collectBuiltFindings(realRoot, stateFolder, fixturesFile ?? null, findingSettings),
   );
+  // The last look before anything listens or watches.
+  signal?.throwIfAborted();
 
   const events = createEventHub();
   // A framed page's files are the other server's: what goes wrong in them is placed through what it serves.
@@ -318,7 +339,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         toolReport: async (body) => {
           const read = readToolReport(body, toolToken, frameBase);
           if (read === undefined) return undefined;
-          const problem = placeStorageError(await runtimePlaces.place(read), codeFindings(session.findings()));
+          const problem = placeStorageError(await runtimePlaces.place(read, reportVersion(body)), codeFindings(session.findings()));
           printReport(problem.kind === 'blocked' ? 'warning' : 'error', describeToolProblem(problem));
           return problem;
         },

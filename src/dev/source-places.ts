@@ -10,7 +10,11 @@ import type { ToolProblem } from './tool-problems.js';
  * until `reset`, which the server calls whenever the tool reloads (a rebuild writes new ones).
  */
 export interface RuntimePlaces {
-  place(problem: ToolProblem): Promise<ToolProblem>;
+  /**
+   * `version` names the code of the page that reported it (new at each load and hot update, as the
+   * frame reporter says): a framed page's file already read for that version is not asked for again.
+   */
+  place(problem: ToolProblem, version?: string): Promise<ToolProblem>;
   reset(): void;
 }
 
@@ -33,13 +37,13 @@ export type ToolFiles =
 
 /** Source paths are relative to `sourceRoot`, the project's folder; no source outside it is used. */
 export function createRuntimePlaces(files: ToolFiles, sourceRoot: string, closing?: AbortSignal): RuntimePlaces {
-  const placerFor = 'server' in files ? servedPlacers(new URL(files.server), files.folder, sourceRoot, closing) : folderPlacers(files.folder, sourceRoot);
+  const placerFor = 'server' in files ? servedPlacers(new URL(files.server), files.folder, sourceRoot, closing) : folderPlacers(files.folder, sourceRoot, closing);
   const key = 'server' in files && files.modules === true ? 'served' : 'built';
   return {
-    async place(problem) {
+    async place(problem, version) {
       const file = toolFile(problem.file);
       if (file === undefined || problem.line === null || problem.column === null) return problem;
-      const placer = await placerFor.get(file);
+      const placer = await placerFor.get(file, version);
       // Browsers count columns in UTF-16 code units.
       const source = await placer?.place(file, problem.line, problem.column, 'utf16').catch(() => undefined);
       if (!source) return problem;
@@ -50,17 +54,19 @@ export function createRuntimePlaces(files: ToolFiles, sourceRoot: string, closin
 }
 
 interface Placers {
-  /** The placer for one file of the tool; undefined when the file cannot be read. */
-  get(file: string): Promise<SourcePlacer | undefined>;
+  /** The placer for one file of the tool, as the page's code of `version` ran it; undefined when the file cannot be read. */
+  get(file: string, version?: string): Promise<SourcePlacer | undefined>;
   reset(): void;
 }
 
 /** The tool folder's files and maps, read from disk: one placer until the tool reloads. */
-function folderPlacers(realRoot: string, sourceRoot: string): Placers {
+function folderPlacers(realRoot: string, sourceRoot: string, closing?: AbortSignal): Placers {
   const fresh = (): SourcePlacer =>
     createSourcePlacer({
       folder: realRoot,
       root: sourceRoot,
+      // Dev closing stops a map being decoded.
+      ...(closing ? { signal: closing } : {}),
       readBuilt: async (file) => (await readInside(realRoot, path.join(realRoot, ...file.split('/')), MAX_MAP_BYTES))?.toString('utf8'),
     });
   let placer = fresh();
@@ -77,21 +83,24 @@ const KEPT_FILES = 32;
 const KEPT_BYTES = 100_000_000;
 
 /**
- * A framed page's files, asked of its server at each report: the server reloads the page by
- * itself (a rebuild, a hot update), so a file's text may have changed since the last report
- * without the tool reloading. A server that says which version it sends is asked whether the file
- * changed; one placer per file is kept while its text stays the same. Map files are read only
- * where a file's comment names them: nothing is guessed at on another server.
+ * A framed page's files, asked of their server once per version of the page's code: the server
+ * reloads the page by itself (a rebuild, a hot update), so a file's text may have changed since
+ * the last report without the tool reloading, but not while the page runs the same code. A report
+ * of a version already seen is placed with what was read for it, with no request; for a new
+ * version (or a report that names none) a server that says which version of the file it sends is
+ * asked whether it changed; one placer per file is kept while its text stays the same. Map files
+ * are read only where a file's comment names them: nothing is guessed at on another server.
  */
 function servedPlacers(base: URL, folder: string, sourceRoot: string, closing?: AbortSignal): Placers {
-  const kept = new Map<string, { served: ServedFile; placer: SourcePlacer }>();
+  const kept = new Map<string, { served: ServedFile; placer: SourcePlacer; version: string | undefined }>();
   const keptBytes = () => [...kept.values()].reduce((sum, { served }) => sum + served.text.length, 0);
   const options = closing ? { signal: closing } : {};
   // Reports that arrive together about one file share one request for it (and its map), instead
-  // of each fetching a script of up to 50 MB.
+  // of each fetching a script of up to 50 MB; keyed by file and version.
   const asking = new Map<string, Promise<SourcePlacer | undefined>>();
-  const get = async (file: string): Promise<SourcePlacer | undefined> => {
+  const get = async (file: string, version: string | undefined): Promise<SourcePlacer | undefined> => {
       const before = kept.get(file);
+      if (before !== undefined && version !== undefined && before.version === version) return before.placer;
       const served = await readServedFile(base, file, before?.served, options);
       if (served === undefined) {
         kept.delete(file);
@@ -99,16 +108,18 @@ function servedPlacers(base: URL, folder: string, sourceRoot: string, closing?: 
       }
       if (before !== undefined && before.served.text === served.text) {
         before.served = served;
+        before.version = version;
         return before.placer;
       }
       const placer = createSourcePlacer({
         folder,
         root: sourceRoot,
+        ...(closing ? { signal: closing } : {}),
         readBuilt: async (wanted) => (wanted === file ? served.text : undefined),
         readMap: async (map, named) => (named ? (await readServedFile(base, map, undefined, options))?.text : undefined),
       });
       kept.delete(file);
-      kept.set(file, { served, placer });
+      kept.set(file, { served, placer, version });
       // The files reported on least lately go first.
       for (const oldest of kept.keys()) {
         if (kept.size <= 1 || (kept.size <= KEPT_FILES && keptBytes() <= KEPT_BYTES)) break;
@@ -117,11 +128,13 @@ function servedPlacers(base: URL, folder: string, sourceRoot: string, closing?: 
       return placer;
   };
   return {
-    get(file) {
-      let pending = asking.get(file);
+    get(file, version) {
+      // Reports of one version share one request (and one version's reports may not wait on another's).
+      const key = version === undefined ? file : `${file}\n${version}`;
+      let pending = asking.get(key);
       if (!pending) {
-        pending = get(file).finally(() => asking.delete(file));
-        asking.set(file, pending);
+        pending = get(file, version).finally(() => asking.delete(key));
+        asking.set(key, pending);
       }
       return pending;
     },

@@ -62,6 +62,17 @@ export function readToolReport(body: Record<string, unknown>, token: string, fra
   };
 }
 
+/**
+ * The version of the page's code a report names (new at each load of the page and each hot update,
+ * as the frame reporter counts them), or undefined when it names none that can be used.
+ */
+export function reportVersion(body: Record<string, unknown>): string | undefined {
+  const { version } = body;
+  return typeof version === 'string' && version !== '' && version.length <= MAX_VERSION ? version : undefined;
+}
+
+const MAX_VERSION = 100;
+
 const LABELS: Record<ToolProblemKind, string> = {
   error: 'uncaught error',
   rejection: 'unhandled rejection',

@@ -4,10 +4,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readServedFile } from '../../src/dev/served-files.js';
 import { createRuntimePlaces } from '../../src/dev/source-places.js';
 import { tempDir } from '../helpers/bundles.js';
+import { postFromHostPage, startTestServer, writeTool } from './helpers.js';
 
 /*
  * A framed page's server is waited on with a deadline that holds, body included, and dev closing
- * gives up on it at once; reports that arrive together about one script share one request for it.
+ * gives up on it at once; reports that arrive together about one script share one request for it,
+ * and a script is asked for once per version of the page's code (a load, a hot update).
  * No timing is asserted: a deadline that did not hold would leave a test waiting until its timeout.
  */
 
@@ -57,4 +59,44 @@ describe('reports that arrive together about one script', () => {
     await Promise.all(Array.from({ length: 30 }, () => places.place(report)));
     expect(asked).toEqual(['/app/app.js']);
   });
+});
+
+describe('a framed script', () => {
+  it('is asked for once per version of the page’s code, however many reports come, and once again after a change', async () => {
+    // A server that says which version of the file it sends, as Vite does: 304 when it did not change.
+    let script = 'throw new Error("one");\n';
+    let etag = '"1"';
+    const asked: { path: string; status: number }[] = [];
+    const site = await serve((_path, response) => {
+      const ifNoneMatch = (response.req.headers['if-none-match'] ?? '') as string;
+      const status = ifNoneMatch === etag ? 304 : 200;
+      asked.push({ path: _path, status });
+      response.writeHead(status, { 'Content-Type': 'text/javascript', ETag: etag });
+      // Slow enough that the first reports arrive while it is being read.
+      setTimeout(() => response.end(status === 200 ? script : undefined), 100);
+    });
+    const server = await startTestServer({ root: writeTool(), url: site.href, watch: false });
+    const report = (version: string) => postFromHostPage(server, '/__pipeline/report', { kind: 'error', message: 'Error: x', file: `${site.href}app.js`, line: 1, column: 1, version });
+
+    const first = await Promise.all(Array.from({ length: 20 }, () => report('load-1')));
+    expect(first.every((response) => response.status === 200)).toBe(true);
+    // Later reports of the same code: no request at all.
+    await Promise.all(Array.from({ length: 20 }, () => report('load-1')));
+    expect(asked).toEqual([{ path: '/app/app.js', status: 200 }]);
+
+    // The script changes, and the page reloads with it: one request, which gets the new text.
+    script = 'throw new Error("two");\n';
+    etag = '"2"';
+    await Promise.all(Array.from({ length: 20 }, () => report('load-2')));
+    await Promise.all(Array.from({ length: 5 }, () => report('load-2')));
+    expect(asked).toEqual([
+      { path: '/app/app.js', status: 200 },
+      { path: '/app/app.js', status: 200 },
+    ]);
+
+    // A reload without a change: one question, answered 304.
+    await Promise.all(Array.from({ length: 5 }, () => report('load-3')));
+    expect(asked.at(-1)).toEqual({ path: '/app/app.js', status: 304 });
+    expect(asked).toHaveLength(3);
+  }, 60_000);
 });

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, writeFolder } from '../helpers/bundles.js';
 import { BIN, runCli, STACK_TRACE } from '../helpers/cli.js';
+import { bundleLimits, sizeLine } from '../../src/core/report/limits.js';
 import { digestFolder, extractWithUnzip, GOOD_ZIP_NAME, goodFiles, goodManifest, readWithPython, richTool, sha256, tempFilesIn } from './helpers.js';
 
 const packJson = (args: string[], options: Parameters<typeof runCli>[1] = {}) => {
@@ -45,15 +46,32 @@ describe('pack CLI: exit codes and output', () => {
     expect(JSON.parse(validated.stdout).bundle).toBe(json.folder);
   });
 
-  it('text: the path, the SHA-256 and the files left out for their type', () => {
+  it('text: the path, the SHA-256, the size line and the files left out for their type', () => {
     const tool = writeFolder({ ...goodFiles(), 'notes.txt': 'x' });
     const cwd = tempDir();
     const { code, stdout, stderr } = runCli(['pack', tool], { cwd });
     expect(code).toBe(0);
     expect(stderr).toBe('');
     expect(stdout).toContain(GOOD_ZIP_NAME);
-    expect(stdout).toContain(sha256(readFileSync(path.join(cwd, GOOD_ZIP_NAME))));
+    const zip = readFileSync(path.join(cwd, GOOD_ZIP_NAME));
+    expect(stdout).toContain(sha256(zip));
     expect(stdout).toContain('notes.txt');
+    // The one size line every build prints, of the zip written, instead of a table of limits.
+    const unpackedSize = Object.values(goodFiles()).reduce((sum, content) => sum + Buffer.byteLength(content), 0);
+    const line = sizeLine(bundleLimits({ files: 4, zipSize: zip.length, unpackedSize }));
+    expect(stdout.split('\n')).toContain(`  ${line}`);
+    expect(stdout).not.toMatch(/\bshare\b/);
+  });
+
+  it('text: the same size line in a dry run and when the checks fail', () => {
+    const tool = writeFolder(goodFiles());
+    const packed = packJson([tool], { cwd: tempDir() }).json;
+    const line = `  ${sizeLine(packed.limits)}`;
+    expect(runCli(['pack', tool, '--dry-run'], { cwd: tempDir() }).stdout.split('\n')).toContain(line);
+    const failing = writeFolder(goodFiles({ ...goodManifest, version: 'v1' }));
+    const failed = runCli(['pack', failing], { cwd: tempDir() });
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toMatch(/^ {2}[\d,]+ bytes zipped of 10,000,000 \([^)]+\) · [\d,]+ unpacked of 50,000,000 \([^)]+\) · 4 files of 200 \(2\.0%\)$/m);
   });
 
   it('1, nothing written, and the rule ids, for a folder that fails validation', () => {

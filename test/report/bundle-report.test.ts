@@ -66,6 +66,17 @@ describe('reportBundle', () => {
     for (const item of [...got.packages, ...got.sources]) expect(item.zipped, item.name).toBeGreaterThan(0);
   });
 
+  it('stops at an abort (Ctrl-C during pack --report), with the signal’s reason', async () => {
+    const app = buildApp(LIBRARY, { map: 'hidden' });
+    const source = await openBundle(app.dist);
+    try {
+      const reason = new Error('interrupted');
+      await expect(reportBundle(source, { sourceMaps: { root: app.project }, signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    } finally {
+      await source.close();
+    }
+  });
+
   it('reads an inline map as well, and without maps lists the files alone', async () => {
     const inline = buildApp(LIBRARY, { map: 'inline' });
     expect((await report(inline.dist, inline.project)).packages.map((item) => item.name)).toContain('tiny-lib');

@@ -66,6 +66,8 @@ export interface ReportOptions {
   sourceMaps?: { root?: string; folder?: string } | false;
   /** The bundle's problems, as validate reported them, to list with their places. */
   problems?: readonly Problem[];
+  /** Abort to stop (Ctrl-C): the report rejects with the signal's reason, between files or while a map is decoded. */
+  signal?: AbortSignal;
 }
 
 /** Types whose built files carry source maps (as place-findings.ts reads them). */
@@ -93,12 +95,13 @@ export async function reportBundle(source: BundleSource, options: ReportOptions 
   if (folder !== undefined) {
     const readMap = readMapInside(path.resolve(folder));
     for (const [index, entry] of entries.entries()) {
+      options.signal?.throwIfAborted();
       if (!MAPPED_TYPES.has(extensionOf(entry.path)) || !entry.readable || entry.declaredSize > MAX_MAP_BYTES) continue;
       const text = await readText(source, entry);
       if (text === undefined) continue;
       const found = await findSourceMap(entry.path, text, path.resolve(folder), readMap);
       if (!found) continue;
-      const parts = await bytesBySource(text, found);
+      const parts = await bytesBySource(text, found, options.signal);
       const file = files[index]!;
       file.mapped = mappedAny = true;
       // Text that does not decode as UTF-8 counts other bytes than the file holds: the parts are

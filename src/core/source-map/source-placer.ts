@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { decodedMappings, TraceMap, traceSegment } from '@jridgewell/trace-mapping';
 import { formatBytes, groupDigits } from '../format-bytes.js';
 import { mapReferenceOf } from './map-reference.js';
+import { decodeMappings } from './read-mappings.js';
 import { isFileInside, pathInside, readInside, readRegularUpTo } from './read-inside.js';
 
 /** A place in the author's own files: `file` relative to the placer's root, with `/`. */
@@ -185,6 +186,13 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
       throw new MapRefused('decoded', `its source map is not used: this run has decoded ${groupDigits(budgets.decodedPerRun - decodeLeft)} characters of mappings, and this map's ${groupDigits(size)} would pass the ${groupDigits(budgets.decodedPerRun)} one run decodes`);
     }
     decodeLeft -= size;
+    // Decoded here, in slices, so that an abort is heard while a large map is decoded (trace-mapping
+    // would decode it in one go at the first place asked for).
+    for (const section of map.sections ?? [{ map }]) {
+      const decoded = typeof section.map.mappings === 'string' ? await decodeMappings(section.map.mappings, signal) : undefined;
+      // trace-mapping takes mappings decoded as well as encoded.
+      if (decoded !== undefined) (section.map as { mappings: unknown }).mappings = decoded;
+    }
     signal?.throwIfAborted();
     // Loaded only now: most folders have no maps, and start-up should not pay for it.
     const { AnyMap, traceSegment, decodedMappings } = await import('@jridgewell/trace-mapping');
@@ -361,8 +369,15 @@ export function nestingOf(json: string): number {
   for (let i = 0; i < json.length; i++) {
     const c = json.charCodeAt(i);
     if (c === 0x22) {
-      // To the closing quote, past escaped characters.
-      for (i++; i < json.length && json.charCodeAt(i) !== 0x22; i++) if (json.charCodeAt(i) === 0x5c) i++;
+      // To the closing quote: the first one after an even number of backslashes. Found with
+      // indexOf, since a map's text is mostly strings (sourcesContent).
+      for (;;) {
+        i = json.indexOf('"', i + 1);
+        if (i < 0) return deepest;
+        let slashes = 0;
+        while (json.charCodeAt(i - 1 - slashes) === 0x5c) slashes++;
+        if (slashes % 2 === 0) break;
+      }
     } else if (c === 0x5b || c === 0x7b) {
       if (++depth > deepest) deepest = depth;
     } else if (c === 0x5d || c === 0x7d) depth--;

@@ -35,6 +35,12 @@ function runReporter(config: ReporterConfig): void {
   const parentWindow = window.parent;
   if (parentWindow === window) return;
   let sent = 0;
+  /**
+   * Which code of the page a report comes from: new at each load of the page and at each hot
+   * update, so that dev asks the page's server for a script again only when it may have changed.
+   */
+  const newVersion = () => `${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}`;
+  let version = newVersion();
 
   const clip = (text: string) => (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text);
   /**
@@ -65,7 +71,7 @@ function runReporter(config: ReporterConfig): void {
     sent += 1;
     const text = sent > MAX_REPORTS ? `More than ${MAX_REPORTS} reports from this page; the rest are left out until it reloads.` : clip(message);
     try {
-      parentWindow.postMessage({ type: 'pipeline:report', report: { kind, message: text, ...place } }, config.hostOrigin);
+      parentWindow.postMessage({ type: 'pipeline:report', report: { kind, message: text, ...place, version } }, config.hostOrigin);
     } catch {
       // Nothing to report to; the tool must not notice.
     }
@@ -140,8 +146,12 @@ function runReporter(config: ReporterConfig): void {
   // A framed page's dev server applied a hot update (the Vite plugin's page dispatches these events
   // on Vite's vite:beforeUpdate and vite:afterUpdate): what the old code reported is over, unless
   // the update itself failed (Vite's client then logs "Failed to reload …" between the two).
-  window.addEventListener('pipeline:hot-update-start', () => (updateFailed = false));
+  window.addEventListener('pipeline:hot-update-start', () => {
+    updateFailed = false;
+    version = newVersion();
+  });
   window.addEventListener('pipeline:hot-update', () => {
+    version = newVersion();
     if (updateFailed) return;
     try {
       parentWindow.postMessage({ type: 'pipeline:updated' }, config.hostOrigin);

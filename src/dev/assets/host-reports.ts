@@ -153,7 +153,7 @@ export function installToolReports(currentFrame: () => HTMLIFrameElement | null)
     void fetch('/__pipeline/report', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ kind: report.kind, message: report.message, file: report.file ?? null, line: report.line ?? null, column: report.column ?? null }),
+      body: JSON.stringify({ kind: report.kind, message: report.message, file: report.file ?? null, line: report.line ?? null, column: report.column ?? null, version: report.version ?? null }),
     })
       .then(async (response) => {
         if (item !== undefined && response.ok) placeAtSource(item, ((await response.json()) as Json)?.problem);

@@ -20,6 +20,10 @@ export async function runDev(dir: string | undefined, flags: DevFlags, io: CliIo
   const time = () => chalk.dim(new Date().toLocaleTimeString());
   const colourOf = { info: chalk.cyan, warning: chalk.yellow, error: chalk.red } as const;
 
+  // Ctrl-C while the server starts (a large fixture file loading) gives up starting.
+  const starting = new AbortController();
+  void stopped.then(() => starting.abort(new Error('stopped while starting')));
+  const goodbye = (signal: NodeJS.Signals) => io.stderr(`${signal === 'SIGINT' ? '\n' : ''}Stopping pipeline-tool dev…\n`);
   const server = await startDevServer({
     root: target.path,
     ruleSettings: { rules: target.rules, overrides: target.overrides },
@@ -44,7 +48,15 @@ export async function runDev(dir: string | undefined, flags: DevFlags, io: CliIo
         .join('');
       io.stderr(`${time()} ${method} ${result}${counted} ${chalk.dim(`${outcome.ms} ms`)}${warnings}\n`);
     },
+    signal: starting.signal,
+  }).catch((error: unknown) => {
+    if (!starting.signal.aborted) throw error;
+    return undefined;
   });
+  if (server === undefined) {
+    goodbye(await stopped);
+    return EXIT.ok;
+  }
 
   const shownTarget = shownPath(target.path, io.cwd);
   const tool =
@@ -65,8 +77,7 @@ export async function runDev(dir: string | undefined, flags: DevFlags, io: CliIo
     ].join('\n'),
   );
 
-  const signal = await stopped;
-  io.stderr(`${signal === 'SIGINT' ? '\n' : ''}Stopping pipeline-tool dev…\n`);
+  goodbye(await stopped);
   await server.close();
   return EXIT.ok;
 }

@@ -1,13 +1,14 @@
 import path from 'node:path';
 import { Chalk, type ChalkInstance } from 'chalk';
-import { formatBytes, groupDigits, showName } from '../../../core/format-bytes.js';
+import { formatBytes, showName } from '../../../core/format-bytes.js';
 import type { PackResult } from '../../../core/pack/pack-folder.js';
 import type { ExcludedEntry, ExclusionReason } from '../../../core/shipment/select-files.js';
 import { ALLOWED_EXTENSIONS } from '../../../core/paths.js';
 import { listLeftOut } from '../../formatters/left-out.js';
-import { measures, type Measure, type PackOutputOptions } from './limits.js';
+import { sizeLine } from '../../../core/report/limits.js';
+import { measures, type PackOutputOptions } from './limits.js';
 
-/** The human summary: where the zip went, its checksum, the limits table, and what was left out. */
+/** The human summary: where the zip went, its checksum, the size line, and what was left out. */
 export function formatPackText(result: PackResult, options: PackOutputOptions): string {
   const chalk = new Chalk({ level: options.colour ? 1 : 0 });
   const out: string[] = [];
@@ -20,17 +21,17 @@ export function formatPackText(result: PackResult, options: PackOutputOptions): 
     for (const file of result.included) out.push(`  ${showName(file.path).padEnd(width)}  ${chalk.dim(formatBytes(file.size))}`);
     out.push('', chalk.bold(`Stays out (${result.excluded.length}):`));
     out.push(...listLeftOut(result.excluded, chalk.dim));
-    out.push('', ...limitsTable(result, chalk));
+    out.push('', sizeSummary(result, chalk));
     if (!result.ok) out.push('', chalk.red.bold('✖ These files fail the checks above: pack would write nothing.'));
     return `${out.join('\n')}\n`;
   }
   if (!result.written) {
     out.push(chalk.red.bold(`✖ Nothing was written: the bundle made from ${showName(options.folder)} fails the checks above.`));
-    out.push('', ...limitsTable(result, chalk));
+    out.push('', sizeSummary(result, chalk));
     return `${out.join('\n')}\n`;
   }
   out.push(chalk.green(`✔ Packed ${showName(options.folder)} into ${output}${result.existed ? ' (replaced)' : ''}`));
-  out.push(`  SHA-256  ${result.sha256}`, '', ...limitsTable(result, chalk));
+  out.push(`  SHA-256  ${result.sha256}`, sizeSummary(result, chalk));
   const byType = result.excluded.filter((entry) => entry.reason === 'file-type');
   if (byType.length > 0) {
     out.push('', chalk.yellow(`Left out for their type (allowed: ${ALLOWED_EXTENSIONS.join(' ')}):`));
@@ -41,25 +42,15 @@ export function formatPackText(result: PackResult, options: PackOutputOptions): 
   return `${out.join('\n')}\n`;
 }
 
-function limitsTable(result: PackResult, chalk: ChalkInstance): string[] {
-  const { files, zipBytes, unpackedBytes } = measures(result);
-  const rows: [string, Measure][] = [
-    ['files', files],
-    ['zip bytes', zipBytes],
-    ['unpacked', unpackedBytes],
-  ];
-  const cells = rows.map(([label, measure]) => [label, measure.used === null ? '-' : number(measure.used), number(measure.limit), measure.share === null ? '' : percent(measure.share)] as const);
-  const header = ['', 'bundle', 'limit', 'share'] as const;
-  const widths = header.map((title, column) => Math.max(title.length, ...cells.map((row) => row[column]!.length)));
-  const line = (row: readonly string[], paint: (text: string) => string = (text) => text) =>
-    `  ${row[0]!.padEnd(widths[0]!)}  ${row[1]!.padStart(widths[1]!)}  ${row[2]!.padStart(widths[2]!)}  ${paint(row[3]!.padStart(widths[3]!))}`.trimEnd();
-  return [
-    chalk.dim(line(header)),
-    ...cells.map((row, i) => {
-      const share = rows[i]![1].share;
-      return line(row, share === null ? chalk.dim : share > 1 ? chalk.red : share > 0.9 ? chalk.yellow : undefined);
-    }),
-  ];
+/**
+ * The bundle against the three marketplace limits, in the one line every build prints
+ * ({@link sizeLine}), red past a limit and yellow past 90% of one.
+ */
+function sizeSummary(result: PackResult, chalk: ChalkInstance): string {
+  const limits = measures(result);
+  const shares = [limits.zipBytes.share, limits.unpackedBytes.share, limits.files.share].filter((share) => share !== null);
+  const paint = shares.some((share) => share > 1) ? chalk.red : shares.some((share) => share > 0.9) ? chalk.yellow : (text: string) => text;
+  return `  ${paint(sizeLine(limits))}`;
 }
 
 function countByReason(entries: readonly ExcludedEntry[]): string {
@@ -73,6 +64,3 @@ function showPath(file: string, cwd: string): string {
   const relative = path.relative(cwd, file);
   return showName(relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file);
 }
-
-const number = groupDigits;
-const percent = (share: number) => `${(share * 100).toFixed(1)}%`;

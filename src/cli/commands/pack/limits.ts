@@ -2,8 +2,6 @@ import type { PackResult } from '../../../core/pack/pack-folder.js';
 import { bundleLimits, type BundleLimits } from '../../../core/report/limits.js';
 import type { FormatOptions } from '../../formatters/index.js';
 
-export type { Measure } from '../../../core/report/limits.js';
-
 export interface PackOutputOptions extends FormatOptions {
   /** The folder as the user typed it, for messages. */
   folder: string;

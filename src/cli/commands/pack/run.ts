@@ -4,6 +4,8 @@ import { packFolder, type PackProgress, type PackResult } from '../../../core/pa
 import { openShippedFolder } from '../../../core/shipment/shipment.js';
 import type { BundleReport } from '../../../core/report/bundle-report.js';
 import { defaultReportPath, reportJson, reportLine, reportPathFrom, writeReportPage } from '../../report-page.js';
+import { showName } from '../../../core/format-bytes.js';
+import { shownPath } from '../../../core/shown-path.js';
 import { UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { loadFormatter } from '../../formatters/index.js';
@@ -31,6 +33,8 @@ export async function runPack(given: string | undefined, flags: PackFlags, io: C
     controller.abort();
   });
   const progress = await startProgress(io, flags, dir);
+  // The zip in place, once it is: an interrupted report leaves it there.
+  let packed: string | undefined;
   try {
     const result = await packFolder(dir, {
       cwd: io.cwd,
@@ -46,7 +50,8 @@ export async function runPack(given: string | undefined, flags: PackFlags, io: C
       collectGarbage: youngCollector(),
     });
     progress.stop();
-    const page = flags.report === undefined ? undefined : await writePackReport(result, flags.report, target.project?.root ?? io.cwd, io.cwd);
+    if (result.written) packed = result.outputPath;
+    const page = flags.report === undefined ? undefined : await writePackReport(result, flags.report, target.project?.root ?? io.cwd, io.cwd, controller.signal);
     const options: PackOutputOptions = {
       colour: useColour(io, io.stdoutIsTTY),
       quiet: flags.quiet ?? false,
@@ -79,7 +84,7 @@ export async function runPack(given: string | undefined, flags: PackFlags, io: C
   } catch (error) {
     progress.stop();
     if (interruptedBy) {
-      io.stderr('pipeline-tool: pack interrupted; nothing was written.\n');
+      io.stderr(packed === undefined ? 'pipeline-tool: pack interrupted; nothing was written.\n' : `pipeline-tool: interrupted while writing the report; ${showName(shownPath(packed, io.cwd))} was written, the report was not.\n`);
       return EXIT_ON_SIGNAL[interruptedBy] ?? EXIT.failure;
     }
     throw error;
@@ -93,11 +98,11 @@ export async function runPack(given: string | undefined, flags: PackFlags, io: C
  * failed check), of the zip the folder makes, measured as pack measures it; beside the zip either
  * way. Sources are named from the project's folder, maps read beside the folder's files.
  */
-async function writePackReport(result: PackResult, flag: string | true, sourceRoot: string, cwd: string): Promise<{ report: BundleReport; file: string }> {
+async function writePackReport(result: PackResult, flag: string | true, sourceRoot: string, cwd: string, signal: AbortSignal): Promise<{ report: BundleReport; file: string }> {
   const file = flag === true ? defaultReportPath(result.outputPath) : reportPathFrom(flag, result.outputPath, cwd);
   const source = result.written ? await openBundle(result.outputPath) : await openShippedFolder(result.folder, { output: () => result.outputPath });
   try {
-    const report = await writeReportPage(source, file, { sourceMaps: { root: sourceRoot, folder: result.folder }, problems: result.report.problems, title: path.basename(result.outputPath) });
+    const report = await writeReportPage(source, file, { sourceMaps: { root: sourceRoot, folder: result.folder }, problems: result.report.problems, title: path.basename(result.outputPath), signal });
     return { report, file };
   } finally {
     await source.close();
