@@ -309,12 +309,15 @@ function isPosition(n: number): boolean {
   return Number.isSafeInteger(n) && n >= 1;
 }
 
-/** A map that was looked at and not used, and why. */
+/**
+ * A map that was looked at and not used, and why; or (`no-maps`, without a file) a zip whose
+ * findings could not be placed, since no maps were found for its bytes.
+ */
 export interface MapNote {
-  /** The built file whose map it is, slash-separated in the folder. */
-  file: string;
-  reason: 'mappings' | 'size' | 'nesting' | 'sections' | 'sources' | 'decoded';
-  /** Says what is wrong, after the built file's name: "its source map is not used: …". */
+  /** The built file whose map it is, slash-separated in the folder; absent for a note about the whole bundle. */
+  file?: string;
+  reason: 'mappings' | 'size' | 'nesting' | 'sections' | 'sources' | 'decoded' | 'no-maps';
+  /** Says what is wrong, after the built file's name (or the bundle's): "its source map is not used: …". */
   message: string;
 }
 
