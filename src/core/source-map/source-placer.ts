@@ -1,9 +1,10 @@
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { TraceMap, traceSegment } from '@jridgewell/trace-mapping';
+import type { TraceMap } from '@jridgewell/trace-mapping';
 import { formatBytes, groupDigits } from '../format-bytes.js';
 import { mapReferenceOf } from './map-reference.js';
+import { indexMappings, segmentAt, type MappingLines } from './mapping-lines.js';
 import { isFileInside, pathInside, readInside, readRegularUpTo } from './read-inside.js';
 
 /** A place in the author's own files: `file` relative to the placer's root, with `/`. */
@@ -93,8 +94,10 @@ export interface MapBudgets {
 const MAX_SOURCE_BYTES = 10_000_000;
 
 interface LoadedMap {
+  /** The map's sources, resolved; its mappings are looked up in `lines`. */
   trace: TraceMap;
-  traceSegment: typeof traceSegment;
+  /** The mappings, decoded a line at a time as positions on it are asked for. */
+  lines: MappingLines;
   /** Start offset of each line of the built text. */
   lineStarts: number[];
   text: string;
@@ -163,9 +166,11 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
     decodeLeft -= size;
     signal?.throwIfAborted();
     // Loaded only now: most folders have no maps, and start-up should not pay for it.
-    const { AnyMap, traceSegment } = await import('@jridgewell/trace-mapping');
+    const { AnyMap, encodedMappings } = await import('@jridgewell/trace-mapping');
     const trace = new AnyMap(parsed as ConstructorParameters<typeof AnyMap>[0], mapUrl);
-    return { trace, traceSegment, text, lineStarts, sources: new Map() };
+    // A plain map's mappings are kept as written, not decoded (an index map's come joined): only
+    // the lines that findings sit on are decoded, when they are asked for.
+    return { trace, lines: indexMappings(encodedMappings(trace)), text, lineStarts, sources: new Map() };
   }
 
   /** A source of a map as a path relative to the root, once checked on disk; null when it is not usable. */
@@ -209,9 +214,9 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
       const lineText = lineOf(map.text, map.lineStarts, line - 1);
       // A place past the end of its line (code points are never more than UTF-16 units) is not in the file.
       if (lineText === undefined || column - 1 > lineText.length) return undefined;
-      const segment = map.traceSegment(map.trace, line - 1, unit === 'utf16' ? column - 1 : utf16Offset(lineText, column));
-      if (!segment || segment.length < 4) return undefined;
-      const [, sourceIndex, sourceLine, sourceColumn] = segment;
+      const segment = segmentAt(map.lines, line - 1, unit === 'utf16' ? column - 1 : utf16Offset(lineText, column));
+      if (!segment) return undefined;
+      const { source: sourceIndex, line: sourceLine, column: sourceColumn } = segment;
       if (![sourceIndex, sourceLine, sourceColumn].every((n) => Number.isSafeInteger(n) && n! >= 0)) return undefined;
       const source = await sourceOf(map, sourceIndex!);
       if (source === null) return undefined;

@@ -1,0 +1,178 @@
+/**
+ * A source map's `mappings`, looked up without decoding it all. A decoder (trace-mapping's) turns
+ * every segment into an array of its own: for a large app's map, millions of arrays and hundreds
+ * of megabytes, when a handful of findings each needs one segment. Here one pass over the text
+ * notes where each line starts and the running values carried into it (a segment's source, line
+ * and column are counted from the previous segment's, across lines); a line is decoded, into one
+ * typed array, only when a position on it is asked for.
+ *
+ * The text must be well formed (mappingsFault in source-placer.ts says so first): base64 VLQ
+ * numbers, segments of 1, 4 or 5 of them split by `,`, lines by `;`.
+ */
+export interface MappingLines {
+  readonly mappings: string;
+  /** Where each line starts in `mappings`; one more entry than there are lines, for the end. */
+  readonly starts: Int32Array;
+  /** The source, source line and source column carried into each line, 3 per line. */
+  readonly carried: Float64Array;
+  /** The lines decoded so far: SEGMENT numbers per segment, sorted by column. */
+  readonly decoded: Map<number, Float64Array>;
+}
+
+/** Where a built position comes from: indexes into the map's sources, and 0-based line and column there. */
+export interface MappedSegment {
+  source: number;
+  line: number;
+  column: number;
+}
+
+/** Numbers kept per decoded segment: its column, source (NaN for a segment that names none), line, column. */
+const SEGMENT = 4;
+
+/** Each base64 digit's value; 0 for any other character (the text is checked before). */
+const DIGITS = new Uint8Array(128);
+[...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].forEach((digit, value) => (DIGITS[digit.charCodeAt(0)] = value));
+
+const COMMA = 0x2c;
+const SEMICOLON = 0x3b;
+
+/** Where the next number is read from, in the text being read (one text at a time: nothing here waits). */
+let cursor = 0;
+
+/** The VLQ number at `cursor`, which moves past it: its lowest bit is the sign (as decoders read it, -0 included). */
+function number(text: string): number {
+  let value = 0;
+  let shift = 0;
+  let digit: number;
+  do {
+    digit = DIGITS[text.charCodeAt(cursor++)] ?? 0;
+    value |= (digit & 31) << shift;
+    shift += 5;
+  } while (digit & 32);
+  return value & 1 ? -0x80000000 | -(value >>> 1) : value >>> 1;
+}
+
+/** Whether another number of the same segment follows at `cursor`, before `end`. */
+function more(text: string, end: number): boolean {
+  if (cursor >= end) return false;
+  const c = text.charCodeAt(cursor);
+  return c !== COMMA && c !== SEMICOLON;
+}
+
+/** One pass over `mappings`: where each line starts, and what it carries in. Nothing is kept per segment. */
+export function indexMappings(mappings: string): MappingLines {
+  let lines = 1;
+  for (let i = mappings.indexOf(';'); i >= 0; i = mappings.indexOf(';', i + 1)) lines++;
+  const starts = new Int32Array(lines + 1);
+  const carried = new Float64Array(lines * 3);
+  // Source, source line and source column run on over the whole text; a segment's column starts
+  // afresh on each line, and its name is never needed.
+  let source = 0;
+  let sourceLine = 0;
+  let sourceColumn = 0;
+  let line = 0;
+  const end = mappings.length;
+  cursor = 0;
+  while (cursor < end) {
+    const c = mappings.charCodeAt(cursor);
+    if (c === SEMICOLON) {
+      starts[++line] = ++cursor;
+      carried[line * 3] = source;
+      carried[line * 3 + 1] = sourceLine;
+      carried[line * 3 + 2] = sourceColumn;
+      continue;
+    }
+    if (c === COMMA) {
+      cursor++;
+      continue;
+    }
+    number(mappings);
+    if (!more(mappings, end)) continue;
+    source += number(mappings);
+    sourceLine += number(mappings);
+    sourceColumn += number(mappings);
+    if (more(mappings, end)) number(mappings);
+  }
+  starts[lines] = end + 1;
+  return { mappings, starts, carried, decoded: new Map() };
+}
+
+/**
+ * The segment at `line`:`column` (0-based; the column in UTF-16 units, as maps count): the last
+ * one on that line that starts at or before the column, or the first of several that start at
+ * exactly the column, as trace-mapping finds it. Null when there is none, or it names no source.
+ */
+export function segmentAt(lines: MappingLines, line: number, column: number): MappedSegment | null {
+  if (line < 0 || line >= lines.starts.length - 1) return null;
+  const segments = decodedLine(lines, line);
+  // The last segment whose column is at most `column`.
+  let low = 0;
+  let high = segments.length / SEGMENT - 1;
+  let found = -1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    if (segments[middle * SEGMENT]! <= column) {
+      found = middle;
+      low = middle + 1;
+    } else high = middle - 1;
+  }
+  if (found < 0) return null;
+  // Of several at exactly the column asked about, the first (of several before it, the last).
+  if (segments[found * SEGMENT] === column) while (found > 0 && segments[(found - 1) * SEGMENT] === column) found--;
+  const at = found * SEGMENT;
+  if (Number.isNaN(segments[at + 1])) return null;
+  return { source: segments[at + 1]!, line: segments[at + 2]!, column: segments[at + 3]! };
+}
+
+/** One line's segments, decoded once and kept: SEGMENT numbers each, sorted by column (stably). */
+function decodedLine(lines: MappingLines, line: number): Float64Array {
+  const kept = lines.decoded.get(line);
+  if (kept) return kept;
+  const { mappings, carried } = lines;
+  const from = lines.starts[line]!;
+  const end = lines.starts[line + 1]! - 1;
+  let count = from < end ? 1 : 0;
+  for (let i = mappings.indexOf(',', from); i >= 0 && i < end; i = mappings.indexOf(',', i + 1)) count++;
+  let segments: Float64Array = new Float64Array(count * SEGMENT);
+  let source = carried[line * 3]!;
+  let sourceLine = carried[line * 3 + 1]!;
+  let sourceColumn = carried[line * 3 + 2]!;
+  let column = 0;
+  let n = 0;
+  let sorted = true;
+  cursor = from;
+  while (cursor < end) {
+    if (mappings.charCodeAt(cursor) === COMMA) {
+      cursor++;
+      continue;
+    }
+    column += number(mappings);
+    const at = n * SEGMENT;
+    segments[at] = column;
+    segments[at + 1] = NaN;
+    if (more(mappings, end)) {
+      source += number(mappings);
+      sourceLine += number(mappings);
+      sourceColumn += number(mappings);
+      // The name, if any, is not needed.
+      if (more(mappings, end)) number(mappings);
+      segments[at + 1] = source;
+    }
+    segments[at + 2] = sourceLine;
+    segments[at + 3] = sourceColumn;
+    if (n > 0 && column < segments[at - SEGMENT]!) sorted = false;
+    n++;
+  }
+  segments = segments.subarray(0, n * SEGMENT);
+  if (!sorted) segments = sortedByColumn(segments, n);
+  lines.decoded.set(line, segments);
+  return segments;
+}
+
+/** Segments reordered by column, keeping the order of those at the same column. */
+function sortedByColumn(segments: Float64Array, n: number): Float64Array {
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => segments[a * SEGMENT]! - segments[b * SEGMENT]!);
+  const sorted = new Float64Array(n * SEGMENT);
+  order.forEach((from, to) => sorted.set(segments.subarray(from * SEGMENT, from * SEGMENT + SEGMENT), to * SEGMENT));
+  return sorted;
+}
