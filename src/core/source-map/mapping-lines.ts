@@ -2,9 +2,12 @@
  * A source map's `mappings`, looked up without decoding it all. A decoder (trace-mapping's) turns
  * every segment into an array of its own: for a large app's map, millions of arrays and hundreds
  * of megabytes, when a handful of findings each needs one segment. Here one pass over the text
- * notes where each line starts and the running values carried into it (a segment's source, line
- * and column are counted from the previous segment's, across lines); a line is decoded, into one
- * typed array, only when a position on it is asked for.
+ * notes where each line starts, the running values carried into it (a segment's source, line and
+ * column are counted from the previous segment's, across lines), and every CHECKPOINT segments
+ * where the text is and what the values are there. A position is then found from the last
+ * checkpoint before it, reading at most that many segments: a minified bundle is one line, whose
+ * map is most of the text. A line whose segments are out of column order (rare; trace-mapping
+ * sorts them) is decoded whole, into one typed array, and sorted.
  *
  * The text must be well formed (mappingsFault in source-placer.ts says so first): base64 VLQ
  * numbers, segments of 1, 4 or 5 of them split by `,`, lines by `;`.
@@ -15,7 +18,13 @@ export interface MappingLines {
   readonly starts: Int32Array;
   /** The source, source line and source column carried into each line, 3 per line. */
   readonly carried: Float64Array;
-  /** The lines decoded so far: SEGMENT numbers per segment, sorted by column. */
+  /** Whether each line's segments are in column order (1) or not (0). */
+  readonly sorted: Uint8Array;
+  /** Where each line's checkpoints start in `checkpoints` (in checkpoints); one more entry, for the end. */
+  readonly checkpointStarts: Int32Array;
+  /** CHECKPOINT_NUMBERS per checkpoint, of the lines in column order; see {@link indexMappings}. */
+  readonly checkpoints: Float64Array;
+  /** The lines out of column order decoded so far: SEGMENT numbers per segment, sorted by column. */
   readonly decoded: Map<number, Float64Array>;
 }
 
@@ -59,18 +68,33 @@ function more(text: string, end: number): boolean {
   return c !== COMMA && c !== SEMICOLON;
 }
 
-/** One pass over `mappings`: where each line starts, and what it carries in. Nothing is kept per segment. */
+/** Segments between checkpoints: a lookup reads at most this many. */
+const CHECKPOINT = 64;
+
+/**
+ * Numbers kept per checkpoint, as they are just after a segment is read: where the text goes on,
+ * the segment's column, the running source, source line and source column, and whether the
+ * segment itself names a source (1) or not (0).
+ */
+const CHECKPOINT_NUMBERS = 6;
+
+/** One pass over `mappings`: where each line starts, what it carries in, and its checkpoints. Nothing is kept per segment. */
 export function indexMappings(mappings: string): MappingLines {
   let lines = 1;
   for (let i = mappings.indexOf(';'); i >= 0; i = mappings.indexOf(';', i + 1)) lines++;
   const starts = new Int32Array(lines + 1);
   const carried = new Float64Array(lines * 3);
+  const sorted = new Uint8Array(lines).fill(1);
+  const checkpointStarts = new Int32Array(lines + 1);
+  const checkpoints: number[] = [];
   // Source, source line and source column run on over the whole text; a segment's column starts
   // afresh on each line, and its name is never needed.
   let source = 0;
   let sourceLine = 0;
   let sourceColumn = 0;
   let line = 0;
+  let column = 0;
+  let segments = 0;
   const end = mappings.length;
   cursor = 0;
   while (cursor < end) {
@@ -80,21 +104,31 @@ export function indexMappings(mappings: string): MappingLines {
       carried[line * 3] = source;
       carried[line * 3 + 1] = sourceLine;
       carried[line * 3 + 2] = sourceColumn;
+      checkpointStarts[line] = checkpoints.length / CHECKPOINT_NUMBERS;
+      column = 0;
+      segments = 0;
       continue;
     }
     if (c === COMMA) {
       cursor++;
       continue;
     }
-    number(mappings);
-    if (!more(mappings, end)) continue;
-    source += number(mappings);
-    sourceLine += number(mappings);
-    sourceColumn += number(mappings);
-    if (more(mappings, end)) number(mappings);
+    const previous = column;
+    column += number(mappings);
+    if (segments > 0 && column < previous) sorted[line] = 0;
+    let named = 0;
+    if (more(mappings, end)) {
+      source += number(mappings);
+      sourceLine += number(mappings);
+      sourceColumn += number(mappings);
+      if (more(mappings, end)) number(mappings);
+      named = 1;
+    }
+    if (++segments % CHECKPOINT === 0) checkpoints.push(cursor, column, source, sourceLine, sourceColumn, named);
   }
   starts[lines] = end + 1;
-  return { mappings, starts, carried, decoded: new Map() };
+  checkpointStarts[lines] = checkpoints.length / CHECKPOINT_NUMBERS;
+  return { mappings, starts, carried, sorted, checkpointStarts, checkpoints: Float64Array.from(checkpoints), decoded: new Map() };
 }
 
 /**
@@ -104,6 +138,71 @@ export function indexMappings(mappings: string): MappingLines {
  */
 export function segmentAt(lines: MappingLines, line: number, column: number): MappedSegment | null {
   if (line < 0 || line >= lines.starts.length - 1) return null;
+  return lines.sorted[line] === 1 ? segmentInOrder(lines, line, column) : segmentOutOfOrder(lines, line, column);
+}
+
+/** {@link segmentAt} on a line in column order: from the last checkpoint before the column, reading on. */
+function segmentInOrder(lines: MappingLines, line: number, column: number): MappedSegment | null {
+  const { mappings, checkpoints } = lines;
+  // The last checkpoint at a column before the one asked about: every segment at that very column
+  // comes after it, and the first of them is the one.
+  let low = lines.checkpointStarts[line]!;
+  let high = lines.checkpointStarts[line + 1]! - 1;
+  let from = -1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    if (checkpoints[middle * CHECKPOINT_NUMBERS + 1]! < column) {
+      from = middle;
+      low = middle + 1;
+    } else high = middle - 1;
+  }
+  let at: number;
+  let segmentColumn = 0;
+  let source: number;
+  let sourceLine: number;
+  let sourceColumn: number;
+  // The last segment so far before the column: whether it names a source, and where.
+  let best: MappedSegment | null | undefined;
+  if (from < 0) {
+    at = lines.starts[line]!;
+    source = lines.carried[line * 3]!;
+    sourceLine = lines.carried[line * 3 + 1]!;
+    sourceColumn = lines.carried[line * 3 + 2]!;
+  } else {
+    const checkpoint = from * CHECKPOINT_NUMBERS;
+    at = checkpoints[checkpoint]!;
+    segmentColumn = checkpoints[checkpoint + 1]!;
+    source = checkpoints[checkpoint + 2]!;
+    sourceLine = checkpoints[checkpoint + 3]!;
+    sourceColumn = checkpoints[checkpoint + 4]!;
+    best = checkpoints[checkpoint + 5] === 1 ? { source, line: sourceLine, column: sourceColumn } : null;
+  }
+  const end = lines.starts[line + 1]! - 1;
+  cursor = at;
+  while (cursor < end) {
+    if (mappings.charCodeAt(cursor) === COMMA) {
+      cursor++;
+      continue;
+    }
+    segmentColumn += number(mappings);
+    if (segmentColumn > column) break;
+    let named = false;
+    if (more(mappings, end)) {
+      source += number(mappings);
+      sourceLine += number(mappings);
+      sourceColumn += number(mappings);
+      if (more(mappings, end)) number(mappings);
+      named = true;
+    }
+    const segment = named ? { source, line: sourceLine, column: sourceColumn } : null;
+    if (segmentColumn === column) return segment;
+    best = segment;
+  }
+  return best ?? null;
+}
+
+/** {@link segmentAt} on a line out of column order: the line decoded whole and sorted, once. */
+function segmentOutOfOrder(lines: MappingLines, line: number, column: number): MappedSegment | null {
   const segments = decodedLine(lines, line);
   // The last segment whose column is at most `column`.
   let low = 0;
