@@ -2,6 +2,7 @@
 // and what each needs. Adding a figure means adding an entry here; run.mjs does not change.
 import { existsSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { prepareLargeMapApp } from './large-map-app.mjs';
 import { VITE_WITHOUT_PLUGIN, WITHOUT_PLUGIN } from './react-app.mjs';
 
 /** How many times more rounds the startup-bound pairs (typical.zip, --version) get. */
@@ -24,6 +25,9 @@ export function defineCases({ bin, root, inputs, outDir }) {
   // The library beside the binary measured: `--cli` names another build, and its dist/ goes with it.
   const library = path.join(path.dirname(bin), '..', 'dist', 'index.js');
   const loadFixtures = (file) => ({ file: node, args: [path.join(root, 'bench', 'load-fixtures.mjs'), library, file], cwd: root, expectExit: 0 });
+  // Made when its figure first runs (bench/large-map-app.mjs), beside the other inputs.
+  let largeMap;
+  const largeMapApp = () => (largeMap ??= prepareLargeMapApp({ workDir: path.dirname(outDir) }));
 
   return [
     {
@@ -144,6 +148,21 @@ export function defineCases({ bin, root, inputs, outDir }) {
       // In the project, so that its project file applies, as `npm run validate` runs it.
       ours: () => ours(['validate'], { cwd: inputs.reactApp.dir, expectExit: 0 }),
       reference: () => ({ file: node, args: [inputs.reactApp.viteBin, 'build', '--logLevel', 'error'], cwd: inputs.reactApp.dir, expectExit: 0 }),
+    },
+    {
+      id: 'validate-largemap',
+      kind: 'ratio',
+      measure: 'validate an app with a large map and no findings',
+      oursLabel: 'pipeline-tool validate (3 MB script, 9 MB map beside it)',
+      referenceLabel: 'the same without its map',
+      // A map is read only for a file with a finding to place: a bundle with none pays nothing
+      // for its maps, however large, beyond listing them as left out.
+      goal: 1.1,
+      requires: { command: 'validate', tools: [], inputs: [] },
+      why: { 1: 'the generated app is not clean', 2: 'validate could not run' },
+      // From the project's folder, as a build's validate runs.
+      ours: () => ours(['validate', largeMapApp().mapped], { cwd: largeMapApp().dir, expectExit: 0 }),
+      reference: () => ours(['validate', largeMapApp().plain], { cwd: largeMapApp().dir, expectExit: 0 }),
     },
     {
       id: 'report-react',

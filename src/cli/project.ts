@@ -152,9 +152,14 @@ async function locate(
   return { path: absolute, ...(project ? { project } : {}) };
 }
 
-/** The project's tool folder: its `source`, or the project file's own folder. */
+/** The project's tool folder, as it names it: its `source`, or the project file's own folder. */
+export function toolFolderOf(project: LoadedConfig): string {
+  return path.resolve(project.root, project.config.source ?? '.');
+}
+
+/** The project's tool folder ({@link toolFolderOf}), which must be there unless a build is to write it. */
 async function sourceOf(project: LoadedConfig, cwd: string, command: Command, buildOutput: boolean): Promise<string> {
-  const source = path.resolve(project.root, project.config.source ?? '.');
+  const source = toolFolderOf(project);
   if (project.config.source === undefined || buildOutput || (await isFolder(source))) return source;
   const named = `${shownPath(project.file, cwd)} names "${project.config.source}" as "source"`;
   const present = await exists(source);
@@ -199,7 +204,7 @@ async function zipsInReleaseFolder(folder: string): Promise<string[]> {
     .sort();
 }
 
-async function isFolder(folder: string): Promise<boolean> {
+export async function isFolder(folder: string): Promise<boolean> {
   return stat(folder).then(
     (info) => info.isDirectory(),
     () => false,

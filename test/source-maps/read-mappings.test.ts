@@ -6,8 +6,30 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bytesBySource } from '../../src/core/source-map/source-bytes.js';
 import { createSourcePlacer } from '../../src/core/source-map/source-placer.js';
-import { decodeMappings, readMappings } from '../../src/core/source-map/read-mappings.js';
+import { readMappings } from '../../src/core/source-map/read-mappings.js';
 import { tempDir } from '../helpers/bundles.js';
+
+/** A map's decoded mappings, as trace-mapping takes them: per line, per segment, 1, 4 or 5 numbers. */
+type DecodedMappings = number[][][];
+
+/**
+ * `mappings` decoded as trace-mapping decodes them, in slices (see {@link readMappings});
+ * undefined where that decoder would read them otherwise than as written, for it to decode.
+ */
+async function decodeMappings(mappings: string, signal?: AbortSignal): Promise<DecodedMappings | undefined> {
+  const lines: DecodedMappings = [];
+  const count = await readMappings(
+    mappings,
+    (line, count, column, source, sourceLine, sourceColumn, name) => {
+      while (lines.length <= line) lines.push([]);
+      lines[line]!.push(count === 1 ? [column] : count === 4 ? [column, source, sourceLine, sourceColumn] : [column, source, sourceLine, sourceColumn, name]);
+    },
+    signal,
+  );
+  if (count === false) return undefined;
+  while (lines.length < count) lines.push([]);
+  return lines;
+}
 
 /*
  * Mappings are read in place and in slices (a turn of the event loop between them, where an abort

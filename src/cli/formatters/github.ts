@@ -15,7 +15,7 @@ const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace
 export function formatGithub(report: Report, options: FormatOptions): string {
   const root = repositoryBase(report, options);
   const lines = visibleProblems(report, options).map((problem) => annotation(report, problem, options.cwd, root));
-  if (!options.quiet) for (const note of report.mapNotes ?? []) lines.push(plainText(showName(`note: ${note.file}: ${note.message}`)));
+  if (!options.quiet) for (const note of report.mapNotes ?? []) lines.push(plainText(showName(`note: ${note.file ?? report.bundle}: ${note.message}`)));
   lines.push(plainText(summaryLine(report, options)));
   return `${lines.join('\n')}\n`;
 }

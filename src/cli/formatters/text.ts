@@ -48,8 +48,9 @@ export function formatText(report: Report, options: FormatOptions): string {
     out.push(`  ${chalk.yellow('warning')}  ${showName(librarySummary(pkg, warnings, pkg))}`, '');
   }
   if (report.mapNotes && !options.quiet) {
-    // Why a finding in a built file was not placed at its source, though the file has a map.
-    for (const note of report.mapNotes) out.push(chalk.dim(`note: ${showName(note.file)}: ${showName(note.message)}`));
+    // Why a finding in a built file was not placed at its source: its map was refused, or (for
+    // a zip) none was found.
+    for (const note of report.mapNotes) out.push(chalk.dim(`note: ${showName(note.file ?? report.bundle)}: ${showName(note.message)}`));
     out.push('');
   }
   if (report.excluded && report.excluded.length > 0 && !options.quiet) {

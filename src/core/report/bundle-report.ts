@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BundleEntry, BundleSource } from '../shipment/source.js';
+import type { BundleSource } from '../shipment/source.js';
 import { COMPRESSION_LEVEL } from '../shipment/shipment.js';
 import { compressContent } from '../shipment/zip-size.js';
 import { extensionOf } from '../paths.js';
 import type { Problem } from '../problem.js';
 import { bytesBySource } from '../source-map/source-bytes.js';
-import { findSourceMap, MAX_MAP_BYTES, readMapInside } from '../source-map/source-placer.js';
+import { builtTextOf } from '../source-map/built-text.js';
+import { findSourceMap, readMapInside } from '../source-map/source-placer.js';
 import { limitsOf, type BundleLimits } from './limits.js';
 
 /** Bytes as they unpack (`raw`) and as the zip holds them (`zipped`). */
@@ -61,7 +62,7 @@ export interface ReportOptions {
   /**
    * Where the maps are and what sources are named from, as validate takes them. The maps of a
    * folder are read beside its files; a zip's only when `folder` names the folder it was packed
-   * from. False: no maps, files only.
+   * from, and for the entries that folder holds byte for byte. False: no maps, files only.
    */
   sourceMaps?: { root?: string; folder?: string } | false;
   /** The bundle's problems, as validate reported them, to list with their places. */
@@ -96,9 +97,10 @@ export async function reportBundle(source: BundleSource, options: ReportOptions 
     const readMap = readMapInside(path.resolve(folder));
     for (const [index, entry] of entries.entries()) {
       options.signal?.throwIfAborted();
-      if (!MAPPED_TYPES.has(extensionOf(entry.path)) || !entry.readable || entry.declaredSize > MAX_MAP_BYTES) continue;
-      const text = await readText(source, entry);
-      if (text === undefined) continue;
+      if (!MAPPED_TYPES.has(extensionOf(entry.path))) continue;
+      const built = await builtTextOf(source, entry, path.resolve(folder));
+      if (!built || !('text' in built)) continue;
+      const { text } = built;
       const found = await findSourceMap(entry.path, text, path.resolve(folder), readMap);
       if (!found) continue;
       const parts = await bytesBySource(text, found, options.signal);
@@ -137,12 +139,6 @@ export async function reportBundle(source: BundleSource, options: ReportOptions 
       ...(built !== undefined ? { built } : {}),
     })),
   };
-}
-
-async function readText(source: BundleSource, entry: BundleEntry): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  const read = await source.read(entry, entry.declaredSize + 1, (chunk) => chunks.push(chunk));
-  return read.stoppedAtLimit ? undefined : Buffer.concat(chunks).toString('utf8');
 }
 
 /**

@@ -1,13 +1,16 @@
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { BundleSource } from '../shipment/source.js';
 import type { DisableDirective } from '../code/scanner.js';
 import type { LinePosition } from '../problem.js';
+import { CONFIG_FILE } from '../config/file-name.js';
 import { UNKNOWN_DISABLE_DIRECTIVE } from '../code/rule-ids.js';
 import { extensionOf } from '../paths.js';
 import { packageOf } from '../code/library.js';
+import { builtTextOf } from './built-text.js';
 import type { CompiledSink, LibraryEntry } from './compiled-sinks.js';
 import { sourceDirectives } from './source-directives.js';
-import { createSourcePlacer, MAX_MAP_BYTES, type MapNote, type SourcePlacerOptions, type SourcePosition } from './source-placer.js';
+import { createSourcePlacer, type MapNote, type SourcePlacerOptions, type SourcePosition } from './source-placer.js';
 
 /** Where validate looks for source maps, and what the sources it finds are relative to. */
 export interface SourceMapOptions {
@@ -18,7 +21,9 @@ export interface SourceMapOptions {
   root?: string;
   /**
    * The built folder on disk whose maps apply. Default: the folder being validated. A zip is placed
-   * through maps only when this names the folder it was packed from (`pack` does so).
+   * through maps only when this names the folder it was packed from (`pack` does so, and `validate`
+   * of a zip names its project's `source`), and only for the entries that folder still holds
+   * byte for byte: another build's map would place findings at made-up lines.
    */
   folder?: string;
   /** Abort to stop placing: no further map is read or decoded, and validation rejects with the reason. */
@@ -72,7 +77,9 @@ const MAPPED_TYPES = new Set(['.js', '.css']);
  * Places each code finding of a built script or stylesheet at the line the author wrote, through
  * the file's source map, and reads the disable comments of the sources so placed. Findings about
  * a comment of the built file itself (a disable directive naming an unknown rule) stay where they
- * are. Undefined when nothing can be placed (a zip on its own, or no finding in a built file).
+ * are. Only a built file with a finding to place has its map read. Undefined when no finding sits
+ * in a built file. A zip's findings are placed through the maps of `options.folder`, for the
+ * entries it holds with the same bytes; those that cannot be are said once, in a note about the zip.
  */
 export async function placeAtSources<T extends Located>(
   findings: readonly T[],
@@ -81,14 +88,15 @@ export async function placeAtSources<T extends Located>(
   compiledSinks: ReadonlyMap<string, readonly CompiledSink<object>[]> = new Map(),
   libraryEntries: ReadonlyMap<string, readonly LibraryEntry[]> = new Map(),
 ): Promise<Placement<T> | undefined> {
-  const folder = options.folder ?? (source.kind === 'folder' ? source.location : undefined);
-  if (folder === undefined) return undefined;
   const candidates = findings.filter(
     (finding) => finding.file !== undefined && finding.line !== undefined && finding.column !== undefined && finding.ruleId !== UNKNOWN_DISABLE_DIRECTIVE && MAPPED_TYPES.has(extensionOf(finding.file)),
   );
   if (candidates.length === 0) return undefined;
   const root = path.resolve(options.root ?? process.cwd());
-  const damaged = new Set(source.findings.map((finding) => finding.file));
+  const folder = options.folder ?? (source.kind === 'folder' ? source.location : undefined);
+  if (folder === undefined) return { root, placed: new Map(), directives: [], notes: [zipNote(undefined, [])], compiled: [], enabledAt: new Map() };
+  // The entries of a zip whose bytes the folder does not hold: its maps are another build's.
+  const unmatched: string[] = [];
   const placer = createSourcePlacer({
     folder,
     root,
@@ -96,11 +104,9 @@ export async function placeAtSources<T extends Located>(
     ...(options.readMap === undefined ? {} : { readMap: options.readMap }),
     readBuilt: async (file) => {
       const entry = source.entries.find((candidate) => candidate.path === file && candidate.kind === 'file');
-      // An entry whose bytes the archive could not vouch for has no trustworthy text to map.
-      if (!entry || !entry.readable || damaged.has(file) || entry.declaredSize > MAX_MAP_BYTES) return undefined;
-      const chunks: Buffer[] = [];
-      const read = await source.read(entry, entry.declaredSize + 1, (chunk) => chunks.push(chunk));
-      return read.stoppedAtLimit ? undefined : Buffer.concat(chunks).toString('utf8');
+      const built = entry && (await builtTextOf(source, entry, folder));
+      if (built && 'unmatched' in built) unmatched.push(file);
+      return built && 'text' in built ? built.text : undefined;
     },
   });
   const placed = new Map<T, SourcePosition>();
@@ -146,5 +152,38 @@ export async function placeAtSources<T extends Located>(
     const text = placer.sourceText(file);
     if (text !== undefined) directives.push(...sourceDirectives(text, file));
   }
-  return { root, placed, directives, notes: placer.notes(), compiled, enabledAt };
+  const notes = placer.notes();
+  if (unmatched.length > 0) notes.unshift(zipNote({ shown: shownFolder(folder, root), exists: await isFolder(folder) }, unmatched));
+  return { root, placed, directives, notes, compiled, enabledAt };
+}
+
+/**
+ * The one note about a zip whose findings could not be placed: no maps were found for them, and
+ * where they were looked for: nowhere (no built folder was named: a zip holds no maps), or in the
+ * built folder, which does not hold the same bytes (or does not exist).
+ */
+function zipNote(folder: { shown: string; exists: boolean } | undefined, unmatched: readonly string[]): MapNote {
+  const which = unmatched.length === 0 ? 'its scripts and stylesheets' : unmatched.length === 1 ? unmatched[0]! : `${unmatched[0]!} and ${unmatched.length - 1} other ${unmatched.length === 2 ? 'file' : 'files'}`;
+  const where =
+    folder === undefined
+      ? `a zip holds none, and no project file (${CONFIG_FILE}) in its folder or above names the built folder it was packed from`
+      : !folder.exists
+        ? `they were looked for in the built folder, ${folder.shown}, which does not exist`
+        : `they were looked for in the built folder, ${folder.shown}, which does not hold the same ${unmatched.length === 1 ? 'file' : 'files'} (built again since the zip was packed?)`;
+  return { reason: 'no-maps', message: `findings in ${which} are not placed at their sources: no source maps were found: ${where}` };
+}
+
+/** The built folder as a note names it: from the project's folder, else as it is. */
+function shownFolder(folder: string, root: string): string {
+  const absolute = path.resolve(folder);
+  const relative = path.relative(root, absolute);
+  if (relative === '') return './';
+  return relative.startsWith('..') || path.isAbsolute(relative) ? absolute : `${relative.split(path.sep).join('/')}/`;
+}
+
+async function isFolder(folder: string): Promise<boolean> {
+  return stat(folder).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
 }

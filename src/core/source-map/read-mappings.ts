@@ -64,25 +64,3 @@ export async function readMappings(mappings: string, visit: SegmentVisitor, sign
   }
   return line;
 }
-
-/** A map's decoded mappings, as trace-mapping takes them: per line, per segment, 1, 4 or 5 numbers. */
-export type DecodedMappings = number[][][];
-
-/**
- * `mappings` decoded as trace-mapping decodes them, in slices (see {@link readMappings});
- * undefined where that decoder would read them otherwise than as written, for it to decode.
- */
-export async function decodeMappings(mappings: string, signal?: AbortSignal): Promise<DecodedMappings | undefined> {
-  const lines: DecodedMappings = [];
-  const count = await readMappings(
-    mappings,
-    (line, count, column, source, sourceLine, sourceColumn, name) => {
-      while (lines.length <= line) lines.push([]);
-      lines[line]!.push(count === 1 ? [column] : count === 4 ? [column, source, sourceLine, sourceColumn] : [column, source, sourceLine, sourceColumn, name]);
-    },
-    signal,
-  );
-  if (count === false) return undefined;
-  while (lines.length < count) lines.push([]);
-  return lines;
-}

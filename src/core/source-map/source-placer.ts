@@ -1,10 +1,10 @@
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { decodedMappings, TraceMap, traceSegment } from '@jridgewell/trace-mapping';
+import type { decodedMappings, TraceMap } from '@jridgewell/trace-mapping';
 import { formatBytes, groupDigits } from '../format-bytes.js';
 import { mapReferenceOf } from './map-reference.js';
-import { decodeMappings } from './read-mappings.js';
+import { indexMappingsInSlices, segmentAt, type MappingLines } from './mapping-lines.js';
 import { isFileInside, pathInside, readInside, readRegularUpTo } from './read-inside.js';
 
 /** A place in the author's own files: `file` relative to the placer's root, with `/`. */
@@ -109,8 +109,11 @@ export interface MapBudgets {
 const MAX_SOURCE_BYTES = 10_000_000;
 
 interface LoadedMap {
+  /** The map's sources, resolved; its mappings are looked up in `lines`. */
   trace: TraceMap;
-  traceSegment: typeof traceSegment;
+  /** The mappings, decoded a line at a time as positions on it are asked for. */
+  lines: MappingLines;
+  /** trace-mapping's whole decoding, only for a search over every segment ({@link SourcePlacer.sitesOf}). */
   decodedMappings: typeof decodedMappings;
   /** Start offset of each line of the built text. */
   lineStarts: number[];
@@ -186,20 +189,17 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
       throw new MapRefused('decoded', `its source map is not used: this run has decoded ${groupDigits(budgets.decodedPerRun - decodeLeft)} characters of mappings, and this map's ${groupDigits(size)} would pass the ${groupDigits(budgets.decodedPerRun)} one run decodes`);
     }
     decodeLeft -= size;
-    // Decoded here, in slices, so that an abort is heard while a large map is decoded (trace-mapping
-    // would decode it in one go at the first place asked for).
-    for (const section of map.sections ?? [{ map }]) {
-      const decoded = typeof section.map.mappings === 'string' ? await decodeMappings(section.map.mappings, signal) : undefined;
-      // trace-mapping takes mappings decoded as well as encoded.
-      if (decoded !== undefined) (section.map as { mappings: unknown }).mappings = decoded;
-    }
     signal?.throwIfAborted();
     // Loaded only now: most folders have no maps, and start-up should not pay for it.
-    const { AnyMap, traceSegment, decodedMappings } = await import('@jridgewell/trace-mapping');
+    const { AnyMap, encodedMappings, decodedMappings } = await import('@jridgewell/trace-mapping');
     const trace = new AnyMap(parsed as ConstructorParameters<typeof AnyMap>[0], mapUrl);
     // Sources in the order trace-mapping flattens them: section by section.
     const named = (map.sections ?? [{ map }]).flatMap((section) => (section.map.sources ?? []).map((name) => ({ name, sourceRoot: section.map.sourceRoot })));
-    return { trace, traceSegment, decodedMappings, text, lineStarts, named, sources: new Map() };
+    // A plain map's mappings are kept as written, not decoded (an index map's come joined): only
+    // the lines that findings sit on are decoded, when they are asked for. The one pass that
+    // indexes them takes turns with the event loop, so that an abort is heard during a large map.
+    const lines = await indexMappingsInSlices(encodedMappings(trace), signal);
+    return { trace, lines, decodedMappings, text, lineStarts, named, sources: new Map() };
   }
 
   /** A source of a map as a path relative to the root, once checked on disk; null when it is not usable. */
@@ -262,9 +262,9 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
       const lineText = lineOf(map.text, map.lineStarts, line - 1);
       // A place past the end of its line (code points are never more than UTF-16 units) is not in the file.
       if (lineText === undefined || column - 1 > lineText.length) return undefined;
-      const segment = map.traceSegment(map.trace, line - 1, unit === 'utf16' ? column - 1 : utf16Offset(lineText, column));
-      if (!segment || segment.length < 4) return undefined;
-      const [, sourceIndex, sourceLine, sourceColumn] = segment;
+      const segment = segmentAt(map.lines, line - 1, unit === 'utf16' ? column - 1 : utf16Offset(lineText, column));
+      if (!segment) return undefined;
+      const { source: sourceIndex, line: sourceLine, column: sourceColumn } = segment;
       if (![sourceIndex, sourceLine, sourceColumn].every((n) => Number.isSafeInteger(n) && n! >= 0)) return undefined;
       const source = await sourceOf(map, sourceIndex!);
       if (source === null) return undefined;
@@ -389,12 +389,15 @@ function isPosition(n: number): boolean {
   return Number.isSafeInteger(n) && n >= 1;
 }
 
-/** A map that was looked at and not used, and why. */
+/**
+ * A map that was looked at and not used, and why; or (`no-maps`, without a file) a zip whose
+ * findings could not be placed, since no maps were found for its bytes.
+ */
 export interface MapNote {
-  /** The built file whose map it is, slash-separated in the folder. */
-  file: string;
-  reason: 'mappings' | 'size' | 'nesting' | 'sections' | 'sources' | 'decoded';
-  /** Says what is wrong, after the built file's name: "its source map is not used: …". */
+  /** The built file whose map it is, slash-separated in the folder; absent for a note about the whole bundle. */
+  file?: string;
+  reason: 'mappings' | 'size' | 'nesting' | 'sections' | 'sources' | 'decoded' | 'no-maps';
+  /** Says what is wrong, after the built file's name (or the bundle's): "its source map is not used: …". */
   message: string;
 }
 

@@ -5,7 +5,7 @@ import { EXIT } from '../../exit-codes.js';
 import { loadFormatter } from '../../formatters/index.js';
 import { countsPhrase, plural } from '../../formatters/shared.js';
 import { useColour, type CliIo } from '../../io.js';
-import { resolveTargets } from '../../project.js';
+import { isFolder, resolveTargets, toolFolderOf } from '../../project.js';
 import type { ValidateFlags } from './command.js';
 import { printConfig } from './print-config.js';
 import '../../parse-memory.js';
@@ -27,8 +27,10 @@ export async function runValidate(bundles: readonly string[], flags: ValidateFla
   const pages: { file: string; sizes: Record<string, unknown> }[] = [];
   for (const target of targets) {
     // Findings placed at the author's source are named from the project's folder (the one holding
-    // the project file), or from the working folder without one.
-    const sourceMaps = { root: target.project?.root ?? io.cwd };
+    // the project file), or from the working folder without one. A zip holds no maps: those of its
+    // project's tool folder place the findings of the entries it still holds byte for byte.
+    const folder = target.project && !(await isFolder(target.path)) ? toolFolderOf(target.project) : undefined;
+    const sourceMaps = { root: target.project?.root ?? io.cwd, ...(folder === undefined ? {} : { folder }) };
     const options = { rules: target.rules, overrides: target.overrides, sourceMaps };
     let report: Report;
     if (flags.report === undefined) {
