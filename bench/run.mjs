@@ -29,8 +29,8 @@ Options:
   --markdown      print the table as Markdown (for docs/performance.md)
   --only <ids>    run only these figures, comma-separated: validate-max, validate-maxjs,
                   validate-maxmin, validate-typical, validate-bomb, validate-maxdir, pack-max,
-                  validate-react, report-react, vite-plugin-build, hot-update, lint-react,
-                  version, fixtures-100k,
+                  validate-react, validate-largemap, report-react, vite-plugin-build,
+                  hot-update, lint-react, version, fixtures-100k,
                   peak-memory, peak-memory-maxjs, peak-memory-pack
   --regenerate    rebuild the inputs in bench/.work even if they are current
   --cli <path>    measure another build of the binary (default bin/pipeline-tool.js)
