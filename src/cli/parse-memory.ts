@@ -21,12 +21,17 @@ import { onHeavyParsing } from '../core/code/script-syntax.js';
  * which is without these, so they are set after the bundles are loaded.
  */
 let gc: (() => void) | undefined;
+let v8Module: typeof v8 | undefined;
+
+/** node:v8, loaded on first use only. */
+function loadV8(): typeof v8 {
+  return (v8Module ??= createRequire(import.meta.url)('node:v8') as typeof v8);
+}
 
 /** V8's collector for this thread (a full collection), exposed on first call. */
 export function collector(): () => void {
   if (!gc) {
-    const { setFlagsFromString } = createRequire(import.meta.url)('node:v8') as typeof v8;
-    setFlagsFromString('--expose-gc');
+    loadV8().setFlagsFromString('--expose-gc');
     // A context made now has V8's `gc`; calling it collects this thread's whole heap.
     gc = vm.runInNewContext('gc') as () => void;
   }
@@ -46,7 +51,6 @@ export function youngCollector(): () => void {
 }
 
 onHeavyParsing(() => {
-  const { setFlagsFromString } = createRequire(import.meta.url)('node:v8') as typeof v8;
-  setFlagsFromString('--no-compilation-cache');
+  loadV8().setFlagsFromString('--no-compilation-cache');
   return collector();
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packFolder, type PackProgress, type PackResult } from '../../src/core/pack/pack-folder.js';
 import { DestinationExistsError } from '../../src/core/pack/destination.js';
+import { COLLECT_EVERY } from '../../src/core/pack/write-zip.js';
 import { defaultZipName, safeFileName } from '../../src/core/shipment/zip-name.js';
 import { validateBundle } from '../../src/core/validate.js';
 import { tempDir, writeFolder } from '../helpers/bundles.js';
@@ -297,12 +298,18 @@ describe('packFolder: what it reports while it works', () => {
     ]);
   });
 
-  it('collects garbage, when given the means, once the zip is written and before it is checked', async () => {
-    const { tool, cwd } = setup();
+  it('collects garbage, when given the means, once the zip is written and before it is checked, for files worth it', async () => {
+    const big = setup({ ...goodFiles(), 'data.json': JSON.stringify('x'.repeat(COLLECT_EVERY)) });
     const steps: string[] = [];
-    await packFolder(tool, { cwd, onProgress: (progress) => steps.push(progress.step), collectGarbage: () => steps.push('collect') });
-    expect(steps.slice(-2)).toEqual(['check-zip', 'collect']);
-    expect(steps.filter((step) => step === 'collect')).toHaveLength(1);
+    await packFolder(big.tool, { cwd: big.cwd, onProgress: (progress) => steps.push(progress.step), collectGarbage: () => steps.push('collect') });
+    // Once while writing (COLLECT_EVERY bytes of files), once between writing and checking.
+    expect(steps.slice(steps.indexOf('check-zip'))).toEqual(['check-zip', 'collect']);
+    expect(steps.filter((step) => step === 'collect')).toHaveLength(2);
+
+    const small = setup();
+    const none: string[] = [];
+    await packFolder(small.tool, { cwd: small.cwd, collectGarbage: () => none.push('collect') });
+    expect(none).toEqual([]);
   });
 
   it('in a dry run, selects and checks the files only', async () => {

@@ -13,7 +13,7 @@ import { commitTempFile, createTempFile, DestinationExistsError, pathExists, res
 import { defaultZipName } from '../shipment/zip-name.js';
 import type { ExcludedEntry } from '../shipment/select-files.js';
 import { COMPRESSION_LEVEL, explainFileSystemError, measuringSource, planShipment, readShippedWhole, shipmentSource } from '../shipment/shipment.js';
-import { writeZip } from './write-zip.js';
+import { COLLECT_EVERY, writeZip } from './write-zip.js';
 
 
 export { COMPRESSION_LEVEL };
@@ -205,8 +205,9 @@ export async function packFolder(folder: string, options: PackOptions = {}): Pro
 
     signal?.throwIfAborted();
     onProgress?.({ step: 'check-zip' });
-    // What writing left (the last files, zlib's buffers) would otherwise stay beside the check's own.
-    options.collectGarbage?.();
+    // What writing left (the last files, zlib's buffers) would otherwise stay beside the check's own;
+    // files smaller than one collection's worth (as writeZip counts them) leave too little to be worth one.
+    if (zip.entries.reduce((sum, entry) => sum + entry.size, 0) >= COLLECT_EVERY) options.collectGarbage?.();
     const zipReport = asFolderReport(await validateBundle(temp, { rules, overrides, excluded: selection.excluded, sourceMaps, ...(options.collectGarbage ? { collectGarbage: options.collectGarbage } : {}) }), folder);
     const included = zip.entries.map((entry) => ({ path: entry.name, size: entry.size, compressedSize: entry.compressedSize, method: entry.method }));
     const result = { ...base, included, zipSize: zip.size, report: zipReport, stage: 'zip' as const };

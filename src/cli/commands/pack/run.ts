@@ -36,6 +36,7 @@ export async function runPack(given: string | undefined, flags: PackFlags, io: C
   // The zip in place, once it is: an interrupted report leaves it there.
   let packed: string | undefined;
   try {
+    let collectYoung: (() => void) | undefined;
     const result = await packFolder(dir, {
       cwd: io.cwd,
       ...(out !== undefined ? { out } : {}),
@@ -47,7 +48,8 @@ export async function runPack(given: string | undefined, flags: PackFlags, io: C
       ...(timestamp ? { timestamp } : {}),
       signal: controller.signal,
       onProgress: progress.update,
-      collectGarbage: youngCollector(),
+      // Exposed at the first collection: a small tool's pack never loads node:v8.
+      collectGarbage: () => (collectYoung ??= youngCollector())(),
     });
     progress.stop();
     if (result.written) packed = result.outputPath;
