@@ -1,3 +1,5 @@
+import { BASE64 } from './read-mappings.js';
+
 /**
  * A source map's `mappings`, looked up without decoding it all. A decoder (trace-mapping's) turns
  * every segment into an array of its own: for a large app's map, millions of arrays and hundreds
@@ -39,8 +41,7 @@ export interface MappedSegment {
 const SEGMENT = 4;
 
 /** Each base64 digit's value; 0 for any other character (the text is checked before). */
-const DIGITS = new Uint8Array(128);
-[...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].forEach((digit, value) => (DIGITS[digit.charCodeAt(0)] = value));
+const DIGITS = Uint8Array.from(BASE64, (value) => Math.max(value, 0));
 
 const COMMA = 0x2c;
 const SEMICOLON = 0x3b;

@@ -7,8 +7,8 @@
 /** One segment: the built column, and for a segment of 4 or 5 numbers the source, its line and column, and the name. */
 export type SegmentVisitor = (line: number, count: 1 | 4 | 5, column: number, source: number, sourceLine: number, sourceColumn: number, name: number) => void;
 
-/** Each base64 digit's value; -1 for any other character. */
-const BASE64 = new Int8Array(128).fill(-1);
+/** Each base64 digit's value, by character code below 128; -1 for any other character. */
+export const BASE64 = new Int8Array(128).fill(-1);
 [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].forEach((digit, value) => (BASE64[digit.charCodeAt(0)] = value));
 
 /** Characters read between two turns of the event loop. */

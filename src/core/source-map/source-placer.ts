@@ -5,6 +5,7 @@ import type { decodedMappings, TraceMap } from '@jridgewell/trace-mapping';
 import { formatBytes, groupDigits } from '../format-bytes.js';
 import { mapReferenceOf } from './map-reference.js';
 import { indexMappingsInSlices, segmentAt, type MappingLines } from './mapping-lines.js';
+import { BASE64 } from './read-mappings.js';
 import { isFileInside, pathInside, readInside, readRegularUpTo } from './read-inside.js';
 
 /** A place in the author's own files: `file` relative to the placer's root, with `/`. */
@@ -452,10 +453,6 @@ function mappingsFaultOf(map: RawMap, lines: number, characters: number): string
   }
   return undefined;
 }
-
-/** Each base64 digit's value; -1 for any other character. */
-const BASE64 = new Int8Array(128).fill(-1);
-[...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].forEach((digit, value) => (BASE64[digit.charCodeAt(0)] = value));
 
 /**
  * Digits one number may take: 6 carry 29 bits and a sign, more than any line or column. The
