@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BundleSource } from '../shipment/source.js';
 import { COMPRESSION_LEVEL } from '../shipment/shipment.js';
-import { compressContent } from '../shipment/zip-size.js';
+import { storedSizeOf } from '../shipment/zip-size.js';
 import { extensionOf } from '../paths.js';
 import type { Problem } from '../problem.js';
 import { bytesBySource } from '../source-map/source-bytes.js';
@@ -110,7 +110,7 @@ export async function reportBundle(source: BundleSource, options: ReportOptions 
       // made to add up to the file, the difference going to what no mapping covers.
       const counted = parts.reduce((sum, part) => sum + part.bytes, 0);
       if (counted !== file.raw) parts.push({ source: null, bytes: file.raw - counted, text: '' });
-      const zipped = await shareZipped(parts, file.zipped);
+      const zipped = shareZipped(parts, file.zipped);
       parts.forEach((part, i) => {
         const origin = originOf(part.source, root);
         const into = origin === null ? unmapped : tally(origin.kind === 'package' ? packages : sources, origin.name);
@@ -169,9 +169,8 @@ export function originOf(source: string | null, root: string): { kind: 'package'
  * to on its own (so minified library code and repetitive markup each carry their own weight), the
  * shares whole numbers that add up exactly to the file's.
  */
-async function shareZipped(parts: readonly { text: string; bytes: number }[], zipped: number): Promise<number[]> {
-  const weights = await Promise.all(parts.map(async (part) => (part.text === '' ? part.bytes : (await compressContent(Buffer.from(part.text, 'utf8'), COMPRESSION_LEVEL)).data.length)));
-  return apportion(weights, zipped);
+function shareZipped(parts: readonly { text: string; bytes: number }[], zipped: number): number[] {
+  return apportion(parts.map((part) => (part.text === '' ? part.bytes : storedSizeOf(Buffer.from(part.text, 'utf8'), COMPRESSION_LEVEL))), zipped);
 }
 
 /** `total` in whole shares proportional to `weights`, by largest remainder: they add up to `total`. */
