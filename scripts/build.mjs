@@ -81,7 +81,8 @@ function hashInputs() {
  * them. Node's ES module loader resolves, reads, compiles and links each in turn, which was most
  * of that command's start-up. So dist/cli/ is replaced by one file per command: main.js (commander
  * and the command definitions) and, loaded only when that command runs, validate.js, pack.js,
- * dev.js, init.js, version.js and rules.js, each holding everything it needs. The rest of dist/ stays tsc's
+ * dev.js, init.js, version.js and rules.js, each holding everything it needs (report.js, what
+ * --report adds to pack and validate, is loaded by them when the flag is given). The rest of dist/ stays tsc's
  * output: it is the library (`import ... from 'pipeline-tool'`) with its type declarations.
  */
 async function bundleCli() {
@@ -97,6 +98,7 @@ async function bundleCli() {
     'init.cjs': 'cli/commands/init/run.js',
     'version.cjs': 'cli/commands/version/run.js',
     'rules.cjs': 'core/rules/index.js',
+    'report.cjs': 'cli/report-page.js',
   };
   const bundled = new Map(Object.entries(files).map(([name, from]) => [path.join(dist, from), name]));
 
@@ -119,7 +121,7 @@ async function bundleCli() {
       external: ['ajv'],
       define: { 'import.meta.url': '__moduleUrl' },
       banner: { js: "const __moduleUrl = require('node:url').pathToFileURL(__filename).href;" },
-      plugins: [keepModuleUrls(outdir), spawnOnDemand(), name === 'main.cjs' ? splitAtCommands(bundled) : shareWithMain(dist)],
+      plugins: [keepModuleUrls(outdir), spawnOnDemand(), name === 'main.cjs' ? splitAtCommands(bundled) : shareWithMain(dist, name)],
       metafile: true,
       logLevel: 'warning',
     });
@@ -156,6 +158,9 @@ async function writeCodeCaches() {
     const zip = path.join(work, 'tool.zip');
     const runs = [
       ['rules'],
+      // The only run that loads report.cjs, which leaves its cache; main's and validate's are
+      // written again below.
+      ['validate', tool, '--report', path.join(work, 'tool.report.html')],
       ['pack', tool, '--out', zip, '--quiet'],
       ['validate', '--format', 'json', tool],
       ['validate', zip],
@@ -239,15 +244,23 @@ function splitAtCommands(bundled) {
  * - commander. A module the command uses may also define options (rule-flags.ts does), which only
  *   main.js calls; commander changes nothing when merely imported, so saying so lets the unused
  *   import fall away instead of bringing a second commander along.
+ * And what `--report` adds (cli/report-page.js, with the report's measuring and its page) is
+ * report.cjs, which pack and validate import when the flag is given, not a part of each.
  */
-function shareWithMain(dist) {
+function shareWithMain(dist, name) {
   const errors = path.join(dist, 'core', 'errors.js');
+  const reportPage = path.join(dist, 'cli', 'report-page.js');
   return {
     name: 'share-with-main',
     setup(build) {
       build.onResolve({ filter: /errors\.js$/ }, (args) =>
         path.resolve(args.resolveDir, args.path) === errors ? { path: './main.cjs', external: true } : undefined,
       );
+      build.onResolve({ filter: /report-page\.js$/ }, (args) => {
+        if (name === 'report.cjs' || path.resolve(args.resolveDir, args.path) !== reportPage) return undefined;
+        if (args.kind !== 'dynamic-import') throw new Error(`${args.importer} imports cli/report-page.js as it loads; import it when --report is given, so that report.cjs is loaded only then`);
+        return { path: './report.cjs', external: true };
+      });
       build.onResolve({ filter: /^commander$/ }, async (args) => {
         if (args.pluginData === 'commander') return undefined;
         const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'commander' });
