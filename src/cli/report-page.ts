@@ -6,7 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { asDiskWriteError } from '../core/disk-errors.js';
-import { openBundle } from '../core/bundle/open-bundle.js';
+import { openBundleToCheck } from '../core/bundle/open-bundle.js';
 import { reportBundle, type BundleReport, type ReportOptions } from '../core/report/bundle-report.js';
 import { renderReportPage } from '../report-page/render.js';
 import type { BundleSource } from '../core/shipment/source.js';
@@ -33,11 +33,12 @@ export function reportPathFrom(flag: string | true, bundle: string, cwd: string)
 
 /**
  * Measures the bundle and writes its page; returns the report, for JSON output. A bundle given by
- * its path (a zip, or a folder measured as pack zips it) is opened for it, and closed.
+ * its path (a zip, or a folder measured as pack zips it) is opened for it, and closed: a folder's
+ * zip is measured on the thread pool while its maps are read.
  */
 export async function writeReportPage(bundle: BundleSource | string, file: string, options: ReportOptions & { title: string }): Promise<BundleReport> {
   if (typeof bundle === 'string') {
-    const source = await openBundle(bundle);
+    const source = await openBundleToCheck(bundle);
     try {
       return await writeReportPage(source, file, options);
     } finally {
