@@ -82,8 +82,9 @@ function hashInputs() {
  * of that command's start-up. So dist/cli/ is replaced by one file per command: main.js (commander
  * and the command definitions) and, loaded only when that command runs, validate.js, pack.js,
  * dev.js, init.js, version.js and rules.js, each holding everything it needs (report.js, what
- * --report adds to pack and validate, is loaded by them when the flag is given). The rest of dist/ stays tsc's
- * output: it is the library (`import ... from 'pipeline-tool'`) with its type declarations.
+ * --report adds to pack and validate, is loaded by them when the flag is given). The rest of
+ * dist/ stays tsc's output: it is the library (`import ... from 'pipeline-tool'`) with its type
+ * declarations.
  */
 async function bundleCli() {
   const dist = path.join(root, 'dist');
