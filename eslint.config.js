@@ -37,6 +37,12 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
+    // The bundle report's bench loads what the CLI loads for --report, from CommonJS as the CLI does.
+    files: ['bench/**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly', console: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // What the entry point requires is CommonJS too; TypeScript writes its imports as `import x = require()`.
     files: ['src/**/*.cts'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },

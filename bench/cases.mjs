@@ -168,7 +168,7 @@ export function defineCases({ bin, root, inputs, outDir }) {
       id: 'report-react',
       kind: 'ratio',
       measure: 'bundle report of the React template',
-      oursLabel: 'bundle report (react template dist, bench/bundle-report.mjs)',
+      oursLabel: 'bundle report (react template dist, bench/bundle-report.cjs)',
       referenceLabel: 'vite build (react template)',
       // What --report adds to a pack or validate: the folder measured as pack zips it, every file
       // shared out through its map, the page rendered and written; in a process of its own.
@@ -176,7 +176,7 @@ export function defineCases({ bin, root, inputs, outDir }) {
       requires: { command: 'pack', tools: [], inputs: ['react-app'] },
       why: { 1: 'the report could not be made', 2: 'the report could not be made' },
       // The page is written over at each run, as --report writes over its page.
-      ours: () => ({ file: node, args: [path.join(root, 'bench', 'bundle-report.mjs'), library, inputs.reactApp.dist, inputs.reactApp.dir, path.join(outDir, 'react-report.html')], cwd: root, expectExit: 0 }),
+      ours: () => ({ file: node, args: [path.join(root, 'bench', 'bundle-report.cjs'), library, inputs.reactApp.dist, inputs.reactApp.dir, path.join(outDir, 'react-report.html')], cwd: root, expectExit: 0 }),
       reference: () => ({ file: node, args: [inputs.reactApp.viteBin, 'build', '--logLevel', 'error'], cwd: inputs.reactApp.dir, expectExit: 0 }),
     },
     {

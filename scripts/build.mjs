@@ -81,8 +81,10 @@ function hashInputs() {
  * them. Node's ES module loader resolves, reads, compiles and links each in turn, which was most
  * of that command's start-up. So dist/cli/ is replaced by one file per command: main.js (commander
  * and the command definitions) and, loaded only when that command runs, validate.js, pack.js,
- * dev.js, init.js, version.js and rules.js, each holding everything it needs. The rest of dist/ stays tsc's
- * output: it is the library (`import ... from 'pipeline-tool'`) with its type declarations.
+ * dev.js, init.js, version.js and rules.js, each holding everything it needs (report.js, what
+ * --report adds to pack and validate, is loaded by them when the flag is given). The rest of
+ * dist/ stays tsc's output: it is the library (`import ... from 'pipeline-tool'`) with its type
+ * declarations.
  */
 async function bundleCli() {
   const dist = path.join(root, 'dist');
@@ -97,6 +99,7 @@ async function bundleCli() {
     'init.cjs': 'cli/commands/init/run.js',
     'version.cjs': 'cli/commands/version/run.js',
     'rules.cjs': 'core/rules/index.js',
+    'report.cjs': 'cli/report-page.js',
   };
   const bundled = new Map(Object.entries(files).map(([name, from]) => [path.join(dist, from), name]));
 
@@ -119,7 +122,7 @@ async function bundleCli() {
       external: ['ajv'],
       define: { 'import.meta.url': '__moduleUrl' },
       banner: { js: "const __moduleUrl = require('node:url').pathToFileURL(__filename).href;" },
-      plugins: [keepModuleUrls(outdir), spawnOnDemand(), name === 'main.cjs' ? splitAtCommands(bundled) : shareWithMain(dist)],
+      plugins: [keepModuleUrls(outdir), spawnOnDemand(), name === 'main.cjs' ? splitAtCommands(bundled) : shareWithMain(dist, name)],
       metafile: true,
       logLevel: 'warning',
     });
@@ -156,6 +159,9 @@ async function writeCodeCaches() {
     const zip = path.join(work, 'tool.zip');
     const runs = [
       ['rules'],
+      // The only run that loads report.cjs, which leaves its cache; main's and validate's are
+      // written again below.
+      ['validate', tool, '--report', path.join(work, 'tool.report.html')],
       ['pack', tool, '--out', zip, '--quiet'],
       ['validate', '--format', 'json', tool],
       ['validate', zip],
@@ -239,15 +245,23 @@ function splitAtCommands(bundled) {
  * - commander. A module the command uses may also define options (rule-flags.ts does), which only
  *   main.js calls; commander changes nothing when merely imported, so saying so lets the unused
  *   import fall away instead of bringing a second commander along.
+ * And what `--report` adds (cli/report-page.js, with the report's measuring and its page) is
+ * report.cjs, which pack and validate import when the flag is given, not a part of each.
  */
-function shareWithMain(dist) {
+function shareWithMain(dist, name) {
   const errors = path.join(dist, 'core', 'errors.js');
+  const reportPage = path.join(dist, 'cli', 'report-page.js');
   return {
     name: 'share-with-main',
     setup(build) {
       build.onResolve({ filter: /errors\.js$/ }, (args) =>
         path.resolve(args.resolveDir, args.path) === errors ? { path: './main.cjs', external: true } : undefined,
       );
+      build.onResolve({ filter: /report-page\.js$/ }, (args) => {
+        if (name === 'report.cjs' || path.resolve(args.resolveDir, args.path) !== reportPage) return undefined;
+        if (args.kind !== 'dynamic-import') throw new Error(`${args.importer} imports cli/report-page.js as it loads; import it when --report is given, so that report.cjs is loaded only then`);
+        return { path: './report.cjs', external: true };
+      });
       build.onResolve({ filter: /^commander$/ }, async (args) => {
         if (args.pluginData === 'commander') return undefined;
         const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'commander' });
@@ -260,7 +274,9 @@ function shareWithMain(dist) {
 /**
  * The report page's script (src/report-page/browser/page.ts) with d3-hierarchy, the treemap layout
  * it draws with, bundled into one minified script that src/report-page/render.ts inlines in every
- * page: the page fetches nothing, and d3-hierarchy is needed only here, at build time.
+ * page: the page fetches nothing, and d3-hierarchy is needed only here, at build time. Its style
+ * sheet (src/report-page/page.css) goes beside it, and the SHA-256 of each, which the page's content
+ * security policy names: hashed here, once, a report need not load node:crypto.
  */
 async function generatePageScript() {
   const result = await build({
@@ -278,6 +294,20 @@ async function generatePageScript() {
   const script = result.outputFiles[0].text.trim();
   if (/<\/script|<!--/i.test(script)) throw new Error('the report page script holds "</script" or "<!--"; it cannot be inlined');
   const target = path.join(root, 'src/report-page/page-script.generated.js');
-  writeFileSync(target, `// Generated by scripts/build.mjs from src/report-page/browser/ and d3-hierarchy. Do not edit.\nexport default ${JSON.stringify(script)};\n`);
-  writeFileSync(target.replace(/\.js$/, '.d.ts'), 'declare const script: string;\nexport default script;\n');
+  const style = readFileSync(path.join(root, 'src/report-page/page.css'), 'utf8');
+  if (/<\/style/i.test(style)) throw new Error('src/report-page/page.css holds "</style"; it cannot be inlined');
+  const sha256 = (text) => `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
+  writeFileSync(
+    target,
+    `// Generated by scripts/build.mjs from src/report-page/browser/, d3-hierarchy and src/report-page/page.css. Do not edit.
+export default ${JSON.stringify(script)};
+export const SCRIPT_HASH = ${JSON.stringify(sha256(script))};
+export const PAGE_STYLE = ${JSON.stringify(style)};
+export const STYLE_HASH = ${JSON.stringify(sha256(style))};
+`,
+  );
+  writeFileSync(
+    target.replace(/\.js$/, '.d.ts'),
+    'declare const script: string;\nexport default script;\n/** The CSP source of the script and of the style sheet: `sha256-<base64>`. */\nexport declare const SCRIPT_HASH: string;\nexport declare const PAGE_STYLE: string;\nexport declare const STYLE_HASH: string;\n',
+  );
 }

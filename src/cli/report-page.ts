@@ -1,7 +1,14 @@
+/*
+ * What `--report` adds to pack and validate. The CLI's build makes this module and what it
+ * imports a bundle of their own (dist/cli/report.cjs), which those commands load only when
+ * --report is given.
+ */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { asDiskWriteError } from '../core/disk-errors.js';
+import { openBundleToCheck } from '../core/bundle/open-bundle.js';
 import { reportBundle, type BundleReport, type ReportOptions } from '../core/report/bundle-report.js';
+import { renderReportPage } from '../report-page/render.js';
 import type { BundleSource } from '../core/shipment/source.js';
 import { showName } from '../core/format-bytes.js';
 import { shownPath } from '../core/shown-path.js';
@@ -24,10 +31,21 @@ export function reportPathFrom(flag: string | true, bundle: string, cwd: string)
   return path.resolve(cwd, flag);
 }
 
-/** Measures the bundle and writes its page; returns the report, for JSON output. */
-export async function writeReportPage(source: BundleSource, file: string, options: ReportOptions & { title: string }): Promise<BundleReport> {
-  const report = await reportBundle(source, options);
-  const { renderReportPage } = await import('../report-page/render.js');
+/**
+ * Measures the bundle and writes its page; returns the report, for JSON output. A bundle given by
+ * its path (a zip, or a folder measured as pack zips it) is opened for it, and closed: a folder's
+ * zip is measured on the thread pool while its maps are read.
+ */
+export async function writeReportPage(bundle: BundleSource | string, file: string, options: ReportOptions & { title: string }): Promise<BundleReport> {
+  if (typeof bundle === 'string') {
+    const source = await openBundleToCheck(bundle);
+    try {
+      return await writeReportPage(source, file, options);
+    } finally {
+      await source.close();
+    }
+  }
+  const report = await reportBundle(bundle, options);
   const page = renderReportPage(report, { title: options.title });
   try {
     await mkdir(path.dirname(file), { recursive: true });

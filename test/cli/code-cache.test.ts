@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { goodFiles, writeFolder } from '../helpers/bundles.js';
 
 /*
  * The CLI's bundles are compiled with the code cache the build saved (src/cli-loader.cts). These
@@ -27,14 +28,39 @@ function cacheVerdicts(dist: string, bundles: string[]): Array<{ file: string; r
   return JSON.parse(result.stdout) as Array<{ file: string; rejected: boolean | undefined }>;
 }
 
+/** Runs the CLI as bin/pipeline-tool.js does, in a new Node; returns its exit code and the bundles it loaded, in order. */
+function bundlesRunBy(args: string[]): { code: number; bundles: string[] } {
+  const out = path.join(work, `loaded-${Math.random().toString(36).slice(2)}.json`);
+  const script = `
+    const { loadBundle, cacheUse } = require(${JSON.stringify(path.join(root, 'dist', 'cli-loader.cjs'))});
+    loadBundle(${JSON.stringify(path.join(root, 'dist', 'cli', 'main.cjs'))}).run(['node', 'pipeline-tool', ...${JSON.stringify(args)}]).then((code) => {
+      require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify({ code, bundles: cacheUse().map(({ file }) => require('node:path').basename(file)) }));
+    });
+  `;
+  const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', cwd: work, env: { ...process.env, FORCE_COLOR: '0' } });
+  expect(result.stderr).toBe('');
+  return JSON.parse(readFileSync(out, 'utf8')) as { code: number; bundles: string[] };
+}
+
 describe('code cache of the CLI bundles', () => {
   it('is taken by V8 for main and every command the build ran', () => {
-    expect(cacheVerdicts(path.join(root, 'dist'), ['main.cjs', 'validate.cjs', 'pack.cjs', 'rules.cjs'])).toEqual([
+    expect(cacheVerdicts(path.join(root, 'dist'), ['main.cjs', 'validate.cjs', 'pack.cjs', 'rules.cjs', 'report.cjs'])).toEqual([
       { file: 'main.cjs', rejected: false },
       { file: 'validate.cjs', rejected: false },
       { file: 'pack.cjs', rejected: false },
       { file: 'rules.cjs', rejected: false },
+      { file: 'report.cjs', rejected: false },
     ]);
+  });
+
+  it('holds what --report adds in report.cjs, which validate and pack load only for that flag', () => {
+    const tool = writeFolder(goodFiles());
+    const zip = path.join(work, 'report-bundle.zip');
+    expect(bundlesRunBy(['validate', tool])).toEqual({ code: 0, bundles: ['main.cjs', 'validate.cjs'] });
+    expect(bundlesRunBy(['validate', tool, '--report', path.join(work, 'validated.html')])).toEqual({ code: 0, bundles: ['main.cjs', 'validate.cjs', 'report.cjs'] });
+    expect(bundlesRunBy(['pack', tool, '--out', zip, '--force'])).toEqual({ code: 0, bundles: ['main.cjs', 'pack.cjs'] });
+    expect(bundlesRunBy(['pack', tool, '--out', zip, '--force', '--report'])).toEqual({ code: 0, bundles: ['main.cjs', 'pack.cjs', 'report.cjs'] });
+    expect(existsSync(path.join(work, 'report-bundle.report.html'))).toBe(true);
   });
 
   it('is not used for a bundle edited after the build, even at the same length, which then runs as edited', () => {

@@ -1,10 +1,11 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openBundle } from '../../src/core/bundle/open-bundle.js';
+import { openBundle, openBundleToCheck } from '../../src/core/bundle/open-bundle.js';
 import { packFolder } from '../../src/core/pack/pack-folder.js';
 import { apportion, originOf, reportBundle, type BundleReport } from '../../src/core/report/bundle-report.js';
 import { bundleLimits, sizeLine } from '../../src/core/report/limits.js';
+import type { BundleSource } from '../../src/core/shipment/source.js';
 import { validateBundle } from '../../src/core/validate.js';
 import { buildApp } from '../helpers/built-app.js';
 import { goodFiles, tempDir, writeFolder } from '../helpers/bundles.js';
@@ -64,6 +65,45 @@ describe('reportBundle', () => {
     const parts = sum([...got.packages, ...got.sources, got.unmapped]);
     expect(parts).toEqual({ raw: bundle.raw, zipped: bundle.zipped });
     for (const item of [...got.packages, ...got.sources]) expect(item.zipped, item.name).toBeGreaterThan(0);
+  });
+
+  it('gives the same figures when the folder’s zip is measured while the maps are read (openBundleToCheck)', async () => {
+    const app = buildApp(LIBRARY, { map: 'hidden' });
+    const measured = await report(app.dist, app.project);
+    const source = await openBundleToCheck(app.dist);
+    try {
+      const alongside = await reportBundle(source, { sourceMaps: { root: app.project } });
+      expect(alongside).toEqual(measured);
+      expect(alongside.files.every((file) => file.zipped > 0)).toBe(true);
+    } finally {
+      await source.close();
+    }
+  });
+
+  it('takes the zipped sizes only once the source says they are known (its `sized`)', async () => {
+    const app = buildApp(LIBRARY, { map: 'hidden' });
+    const source = await openBundle(app.dist);
+    try {
+      const measured = await reportBundle(source, { sourceMaps: { root: app.project } });
+      // The same folder with its sizes held back: they are filled in when the report waits for them.
+      const entries = source.entries.map((entry) => ({ ...entry, compressedSize: undefined as number | undefined }));
+      const late: BundleSource = {
+        ...source,
+        entries,
+        read: (entry, limit, sink) => source.read(source.entries[entries.indexOf(entry as (typeof entries)[number])]!, limit, sink),
+        archiveSize: undefined,
+        sized: {
+          then(resolve: () => void) {
+            entries.forEach((entry, i) => (entry.compressedSize = source.entries[i]!.compressedSize));
+            Object.assign(late, { archiveSize: source.archiveSize });
+            resolve();
+          },
+        } as Promise<void>,
+      };
+      expect(await reportBundle(late, { sourceMaps: { root: app.project } })).toEqual(measured);
+    } finally {
+      await source.close();
+    }
   });
 
   it('stops at an abort (Ctrl-C during pack --report), with the signal’s reason', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -136,6 +137,11 @@ describe('the page as text', () => {
     expect(html).not.toContain('<script>alert');
     const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)![1]!;
     expect(policy).toMatch(/^default-src 'none'; script-src 'sha256-[\w+/=]+'; style-src 'sha256-[\w+/=]+';/);
+    // The hashes (made when pipeline-tool is built) are those of the page's own script and style.
+    const sha256 = (text: string) => `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
+    const script = /<script>([\s\S]*?)<\/script>/.exec(html)![1]!;
+    const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
+    expect(policy).toContain(`script-src '${sha256(script)}'; style-src '${sha256(style)}';`);
     // No address anywhere but SVG's namespace name, which is never fetched.
     expect(html).not.toMatch(/<(?:link|img|iframe)\b|\bsrc=|https?:\/\/(?!www\.w3\.org\/2000\/svg")/i);
   });

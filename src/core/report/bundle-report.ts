@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BundleSource } from '../shipment/source.js';
 import { COMPRESSION_LEVEL } from '../shipment/shipment.js';
-import { compressContent } from '../shipment/zip-size.js';
+import { storedSizeOf } from '../shipment/zip-size.js';
 import { extensionOf } from '../paths.js';
 import type { Problem } from '../problem.js';
 import { bytesBySource } from '../source-map/source-bytes.js';
@@ -77,22 +77,17 @@ const MAPPED_TYPES = new Set(['.js', '.css']);
 /**
  * Measures what a bundle is made of. The bundle's sizes are the ones the source holds: a zip's
  * own, or for a folder the zip pack would write, as measured when the folder was opened
- * (openBundle), so the figures are pack's. Never prints; reads nothing outside the bundle but its
- * source maps.
+ * (openBundle), or while it is read (openBundleToCheck: the maps are read and the files shared
+ * out meanwhile, and the zipped shares wait for the sizes), so the figures are pack's. Never
+ * prints; reads nothing outside the bundle but its source maps.
  */
 export async function reportBundle(source: BundleSource, options: ReportOptions = {}): Promise<BundleReport> {
-  const limits = await limitsOf(source);
   const entries = source.entries.filter((entry) => entry.kind === 'file');
-  const files: ReportFile[] = entries.map((entry) => ({ path: entry.path, raw: entry.declaredSize, zipped: entry.compressedSize ?? 0, mapped: false }));
-  const zippedFiles = files.reduce((sum, file) => sum + file.zipped, 0);
-
   const maps = options.sourceMaps === false ? undefined : options.sourceMaps ?? {};
   const folder = maps ? (maps.folder ?? (source.kind === 'folder' ? source.location : undefined)) : undefined;
   const root = path.resolve(maps?.root ?? process.cwd());
-  const packages = new Map<string, Sized>();
-  const sources = new Map<string, Sized>();
-  const unmapped: Sized = { raw: 0, zipped: 0 };
-  let mappedAny = false;
+  // Each mapped file's parts (their bytes by source) and what each part's text deflates to alone.
+  const mapped: { index: number; parts: { source: string | null; bytes: number }[]; weights: number[] }[] = [];
   if (folder !== undefined) {
     const readMap = readMapInside(path.resolve(folder));
     for (const [index, entry] of entries.entries()) {
@@ -104,25 +99,35 @@ export async function reportBundle(source: BundleSource, options: ReportOptions 
       const found = await findSourceMap(entry.path, text, path.resolve(folder), readMap);
       if (!found) continue;
       const parts = await bytesBySource(text, found, options.signal);
-      const file = files[index]!;
-      file.mapped = mappedAny = true;
       // Text that does not decode as UTF-8 counts other bytes than the file holds: the parts are
       // made to add up to the file, the difference going to what no mapping covers.
       const counted = parts.reduce((sum, part) => sum + part.bytes, 0);
-      if (counted !== file.raw) parts.push({ source: null, bytes: file.raw - counted, text: '' });
-      const zipped = await shareZipped(parts, file.zipped);
-      parts.forEach((part, i) => {
-        const origin = originOf(part.source, root);
-        const into = origin === null ? unmapped : tally(origin.kind === 'package' ? packages : sources, origin.name);
-        into.raw += part.bytes;
-        into.zipped += zipped[i]!;
-      });
+      if (counted !== entry.declaredSize) parts.push({ source: null, bytes: entry.declaredSize - counted, text: '' });
+      mapped.push({ index, parts: parts.map(({ source: from, bytes }) => ({ source: from, bytes })), weights: weightsOf(parts) });
     }
+  }
+
+  const limits = await limitsOf(source);
+  const files: ReportFile[] = entries.map((entry) => ({ path: entry.path, raw: entry.declaredSize, zipped: entry.compressedSize ?? 0, mapped: false }));
+  const zippedFiles = files.reduce((sum, file) => sum + file.zipped, 0);
+  const packages = new Map<string, Sized>();
+  const sources = new Map<string, Sized>();
+  const unmapped: Sized = { raw: 0, zipped: 0 };
+  for (const { index, parts, weights } of mapped) {
+    const file = files[index]!;
+    file.mapped = true;
+    const zipped = apportion(weights, file.zipped);
+    parts.forEach((part, i) => {
+      const origin = originOf(part.source, root);
+      const into = origin === null ? unmapped : tally(origin.kind === 'package' ? packages : sources, origin.name);
+      into.raw += part.bytes;
+      into.zipped += zipped[i]!;
+    });
   }
   return {
     bundle: source.location,
     kind: source.kind,
-    sourceRoot: mappedAny ? root : null,
+    sourceRoot: mapped.length > 0 ? root : null,
     limits,
     zipOverhead: source.archiveSize === undefined ? null : source.archiveSize - zippedFiles,
     files,
@@ -165,13 +170,11 @@ export function originOf(source: string | null, root: string): { kind: 'package'
 }
 
 /**
- * A file's zipped bytes shared out among its parts, in proportion to what each part's text deflates
- * to on its own (so minified library code and repetitive markup each carry their own weight), the
- * shares whole numbers that add up exactly to the file's.
+ * What a file's zipped bytes are shared out by among its parts: what each part's text deflates to
+ * on its own (so minified library code and repetitive markup each carry their own weight).
  */
-async function shareZipped(parts: readonly { text: string; bytes: number }[], zipped: number): Promise<number[]> {
-  const weights = await Promise.all(parts.map(async (part) => (part.text === '' ? part.bytes : (await compressContent(Buffer.from(part.text, 'utf8'), COMPRESSION_LEVEL)).data.length)));
-  return apportion(weights, zipped);
+function weightsOf(parts: readonly { text: string; bytes: number }[]): number[] {
+  return parts.map((part) => (part.text === '' ? part.bytes : storedSizeOf(Buffer.from(part.text, 'utf8'), COMPRESSION_LEVEL)));
 }
 
 /** `total` in whole shares proportional to `weights`, by largest remainder: they add up to `total`. */

@@ -25,16 +25,29 @@ const MAX_DEFLATE_CHUNK = 8 * 1024 * 1024;
  */
 export async function compressContent(content: Buffer, level: number): Promise<{ data: Buffer; method: 'deflate' | 'store' }> {
   if (content.length === 0) return { data: content, method: 'store' };
-  // memLevel 9 is zlib's largest hash table: slightly smaller output, no slower. Fixed, like the
-  // level, because both change the bytes.
   // One output buffer large enough for the whole result in most cases, so zlib does the file in one
   // job on the thread pool instead of returning to the main thread every 16 KiB it writes.
   const chunkSize = Math.min(Math.max(content.length + 1024, MIN_DEFLATE_CHUNK), MAX_DEFLATE_CHUNK);
-  const deflated = await deflateRaw(content, { level, memLevel: 9, chunkSize });
+  const deflated = await deflateRaw(content, { ...deflateOptions(level), chunkSize });
   if (deflated.length >= content.length) return { data: content, method: 'store' };
   // zlib hands back a view of its output buffer, which is as large as the file: a copy of the
   // bytes written lets that buffer go now rather than once the entry is written.
   return { data: deflated.buffer.byteLength > deflated.length ? Buffer.from(deflated) : deflated, method: 'deflate' };
+}
+
+/**
+ * The length of the data {@link compressContent} gives for `content`, on this thread: for bytes
+ * that are measured and never stored (the bundle report weighs each source's text by it), and are
+ * small enough that handing them to the thread pool, and back, costs more than deflating them.
+ */
+export function storedSizeOf(content: Buffer, level: number): number {
+  if (content.length === 0) return 0;
+  return Math.min(zlib.deflateRawSync(content, deflateOptions(level)).length, content.length);
+}
+
+/** memLevel 9 is zlib's largest hash table: slightly smaller output, no slower. Fixed, like the level, because both change the bytes. */
+function deflateOptions(level: number): zlib.ZlibOptions {
+  return { level, memLevel: 9 };
 }
 
 /**

@@ -1,9 +1,6 @@
 import path from 'node:path';
-import { openBundle } from '../../../core/bundle/open-bundle.js';
 import { packFolder, type PackProgress, type PackResult } from '../../../core/pack/pack-folder.js';
 import { openShippedFolder } from '../../../core/shipment/shipment.js';
-import type { BundleReport } from '../../../core/report/bundle-report.js';
-import { defaultReportPath, reportJson, reportLine, reportPathFrom, writeReportPage } from '../../report-page.js';
 import { showName } from '../../../core/format-bytes.js';
 import { shownPath } from '../../../core/shown-path.js';
 import { UsageError } from '../../errors.js';
@@ -64,7 +61,7 @@ export async function runPack(given: string | undefined, flags: PackFlags, io: C
     };
     if (flags.format === 'json') {
       const { formatPackJson } = await import('./format-json.js');
-      io.stdout(formatPackJson(result, options, page && reportJson(page.report, page.file, io.cwd)));
+      io.stdout(formatPackJson(result, options, page?.json));
     } else if (flags.format === 'sarif') {
       // A SARIF log is a document on its own: the findings, and what was left out as notifications.
       io.stdout(formatter(result.report, options));
@@ -80,7 +77,7 @@ export async function runPack(given: string | undefined, flags: PackFlags, io: C
         // Among annotations, the summary's lines (which name files) must not read as commands.
         io.stdout(flags.format === 'github' ? (await import('../../formatters/github.js')).plainText(summary) : summary);
       }
-      if (page && !flags.quiet) io.stdout(reportLine(page.file, io.cwd));
+      if (page && !flags.quiet) io.stdout(page.line);
     }
     return result.ok ? EXIT.ok : EXIT.problems;
   } catch (error) {
@@ -100,14 +97,15 @@ export async function runPack(given: string | undefined, flags: PackFlags, io: C
  * failed check), of the zip the folder makes, measured as pack measures it; beside the zip either
  * way. Sources are named from the project's folder, maps read beside the folder's files.
  */
-async function writePackReport(result: PackResult, flag: string | true, sourceRoot: string, cwd: string, signal: AbortSignal): Promise<{ report: BundleReport; file: string }> {
+async function writePackReport(result: PackResult, flag: string | true, sourceRoot: string, cwd: string, signal: AbortSignal): Promise<{ json: Record<string, unknown>; line: string }> {
+  const { defaultReportPath, reportJson, reportLine, reportPathFrom, writeReportPage } = await import('../../report-page.js');
   const file = flag === true ? defaultReportPath(result.outputPath) : reportPathFrom(flag, result.outputPath, cwd);
-  const source = result.written ? await openBundle(result.outputPath) : await openShippedFolder(result.folder, { output: () => result.outputPath });
+  const source = result.written ? result.outputPath : await openShippedFolder(result.folder, { output: () => result.outputPath });
   try {
     const report = await writeReportPage(source, file, { sourceMaps: { root: sourceRoot, folder: result.folder }, problems: result.report.problems, title: path.basename(result.outputPath), signal });
-    return { report, file };
+    return { json: reportJson(report, file, cwd), line: reportLine(file, cwd) };
   } finally {
-    await source.close();
+    if (typeof source !== 'string') await source.close();
   }
 }
 
