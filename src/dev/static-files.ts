@@ -1,5 +1,6 @@
 import { realpath, type FileHandle } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import path from 'node:path';
 import { openRegularFile } from '../core/regular-file.js';
 import { commonHeaders, sendText } from './http-utils.js';
@@ -114,6 +115,28 @@ export interface ServeOptions {
   headers: Record<string, string>;
 }
 
+/**
+ * Calls `then` when `socket` closes; the answer undoes it. One `close` listener per connection,
+ * however many of its answers wait at once (a pipelining client can queue the in-flight limit's
+ * worth, which would pass Node's warning threshold of ten listeners).
+ */
+const closeWaiters = new WeakMap<Socket, Set<() => void>>();
+function whenClosed(socket: Socket, then: () => void): () => void {
+  let waiters = closeWaiters.get(socket);
+  if (waiters === undefined) {
+    const set = new Set<() => void>();
+    waiters = set;
+    closeWaiters.set(socket, set);
+    socket.once('close', () => {
+      for (const waiter of set) waiter();
+      set.clear();
+    });
+  }
+  waiters.add(then);
+  const own = waiters;
+  return () => own.delete(then);
+}
+
 /** Answers a GET or HEAD for a file of the tool folder. */
 export async function serveToolFile(segments: readonly string[], response: ServerResponse, options: ServeOptions): Promise<void> {
   const file = await openToolFile(options.realRoot, segments);
@@ -145,16 +168,13 @@ export async function serveToolFile(segments: readonly string[], response: Serve
     stream.pipe(response);
     // An answer queued behind others on its connection may never hear that the client left; the
     // connection itself does, and the file is closed then.
-    const socket = response.req.socket;
-    let ended = () => {};
+    let stopWaiting = () => {};
     await new Promise<void>((resolve) => {
-      ended = resolve;
       stream.once('close', resolve);
       response.once('close', resolve);
-      socket.once('close', resolve);
+      stopWaiting = whenClosed(response.req.socket, resolve);
     });
-    // A kept-alive connection serves many files: it must not gather a listener for each.
-    socket.off('close', ended);
+    stopWaiting();
   } finally {
     await handle.close().catch(() => {});
   }

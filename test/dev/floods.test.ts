@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { limitInFlight, MAX_IN_FLIGHT_PER_CONNECTION } from '../../src/dev/connection-limit.js';
 import type { DevServer } from '../../src/dev/server.js';
 import { summariseWarnings } from '../../src/dev/warning-summary.js';
@@ -221,6 +221,12 @@ describe('the in-flight limit of one connection', () => {
 
 describe.skipIf(process.platform !== 'linux')('a connection that never reads its answers', () => {
   it(`has at most ${MAX_IN_FLIGHT_PER_CONNECTION} requests in flight, and its files are closed when it goes`, async () => {
+    // Each answer in flight waits for the connection to close: that must not add a listener to
+    // the socket per answer, which Node warns about past ten (MaxListenersExceededWarning).
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    onTestFinished(() => void process.off('warning', onWarning));
     const server = await startTestServer({ root: writeTool(undefined, { 'big.js': `// ${'x'.repeat(256 * 1024)}\n` }), watch: false });
     // A first request opens whatever the server opens once (its listeners are warm).
     expect((await sendRequest(Number(new URL(server.toolUrl).port), { path: `${new URL(server.toolUrl).pathname}big.js` })).status).toBe(200);
@@ -241,5 +247,6 @@ describe.skipIf(process.platform !== 'linux')('a connection that never reads its
 
     socket.destroy();
     await waitFor(() => openFiles() <= before, SETTLE_MS, 'the files of the dropped connection to be closed');
+    expect(warnings).toEqual([]);
   });
 });

@@ -33,6 +33,8 @@ interface Site {
   port: number;
   /** Every path asked for, in order. */
   requests: string[];
+  /** The paths asked for by anything but the browser (dev reading a script for its map), in order. */
+  notByBrowser: string[];
   /** Whether the over-large file was sent whole, once asked for. */
   largeSentWhole: () => boolean | undefined;
   setSdk(url: string): void;
@@ -49,11 +51,13 @@ afterAll(() => servers.forEach((server) => server.close()));
  */
 async function serveProject(app: BuiltApp): Promise<Site> {
   const requests: string[] = [];
+  const notByBrowser: string[] = [];
   let sdkUrl = '';
   let largeSentWhole: boolean | undefined;
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const pathname = (request.url ?? '/').replace(/[?#].*$/s, '');
     requests.push(request.url ?? '');
+    if (!/Chrome\//.test(request.headers['user-agent'] ?? '')) notByBrowser.push(request.url ?? '');
     const headers = { 'Access-Control-Allow-Origin': 'null', 'Cache-Control': 'no-store' };
     if (pathname === BASE) {
       response.writeHead(200, { ...headers, 'Content-Type': 'text/html; charset=utf-8' });
@@ -93,7 +97,7 @@ async function serveProject(app: BuiltApp): Promise<Site> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   servers.push(server);
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}${BASE}`, port, requests, largeSentWhole: () => largeSentWhole, setSdk: (url) => (sdkUrl = url) };
+  return { url: `http://127.0.0.1:${port}${BASE}`, port, requests, notByBrowser, largeSentWhole: () => largeSentWhole, setSdk: (url) => (sdkUrl = url) };
 }
 
 async function startOn(map: MapStyle, sources: Record<string, string> = { 'src/App.tsx': THROWING }) {
@@ -205,6 +209,39 @@ describe.skipIf(!hasChromium)('dev --url in Chromium, with a script whose map is
       expect(await item.locator('.problem-place').textContent()).toBe(`src/App.tsx:${throwAt.line}:${throwAt.column}`);
       expect(await item.getAttribute('data-built')).toMatch(/^dist\/assets\/index\.js:1:\d+$/);
       await dev.waitForOutput(new RegExp(`tool: uncaught error at src/App\\.tsx:${throwAt.line}:${throwAt.column} \\(built: dist/assets/index\\.js:1:\\d+\\): .*no name stored`), 'stderr');
+    } finally {
+      expect(await dev.stop('SIGTERM')).toBe(0);
+    }
+  });
+
+  it('reads the script once for two errors of one load of the page: the reports say which code they come from', async () => {
+    // Two errors from the same code, the second only once the first is shown (so that the two
+    // reports cannot share one request): the frame's reporter tags both with the same version of
+    // the page's code, so dev reads the script for the first and reuses it for the second.
+    const twice = THROWING.replace("  setTimeout(() => {\n", "  setInterval(() => {\n    if (document.body.dataset.again === 'yes') {\n      delete document.body.dataset.again;\n      throw new RangeError('no room left');\n    }\n  }, 50);\n  setTimeout(() => {\n");
+    expect(twice).not.toBe(THROWING);
+    const app = buildApp({ 'src/App.tsx': twice }, { map: 'inline' });
+    const site = await serveProject(app);
+    const dev = spawnDev(['--url', site.url, 'dist', '--port', '0'], { cwd: app.project });
+    try {
+      const url = await dev.url();
+      site.setSdk(`${url}__pipeline/sdk.js`);
+      browser ??= await launchChromium();
+      const page = await browser.newPage();
+      await page.goto(url);
+      const shown = async (message: string, word: string) => {
+        const at = positionOf(twice, word);
+        const item = page.locator('#tool-problems li[data-kind="error"][data-built]', { hasText: message });
+        await item.waitFor({ timeout: SETTLE_MS });
+        expect(await item.locator('.problem-place').textContent()).toBe(`src/App.tsx:${at.line}:${at.column}`);
+      };
+      await shown('no name stored', 'new TypeError');
+      const frame = page.frames().find((candidate) => candidate.url().startsWith(site.url));
+      await frame!.evaluate(() => void (document.body.dataset.again = 'yes'));
+      await shown('no room left', 'new RangeError');
+      expect(site.requests.filter((request) => request === `${BASE}dist/assets/index.js`).length).toBeGreaterThanOrEqual(2);
+      expect(site.notByBrowser).toEqual([`${BASE}dist/assets/index.js`]);
+      await page.close();
     } finally {
       expect(await dev.stop('SIGTERM')).toBe(0);
     }
