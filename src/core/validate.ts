@@ -1,7 +1,7 @@
 import { openBundleToCheck } from './bundle/open-bundle.js';
 import type { ExcludedEntry } from './shipment/left-out.js';
 import type { BundleEntry, BundleSource } from './shipment/source.js';
-import { beforeScans, contentScanners, type DisableDirective, type ScanContext, type ScanOutput, type ScanSession } from './code/index.js';
+import { afterScans, beforeScans, contentScanners, type DisableDirective, type ScanContext, type ScanOutput, type ScanSession } from './code/index.js';
 import { isLibraryPath, packageOf } from './code/library.js';
 import { CODE_RULE_IDS, UNKNOWN_DISABLE_DIRECTIVE } from './code/rule-ids.js';
 import { globProblem } from './config/globs.js';
@@ -235,6 +235,7 @@ async function inspect(
     directives.push(...output.directives);
     if (output.later) later.push(output.later);
   }
+  afterScans(files);
   for (const settle of later) scanned.push(...(await settle()));
   const content: ContentSummary = { sizes, spent, exhausted, unread };
   const collected: Finding[] = [...source.findings, ...scanned, ...unknownDirectiveIds(directives)];

@@ -89,6 +89,8 @@ interface Pending {
   /** Set when a worker failed to answer: the job is done here at its turn. */
   lost: boolean;
   merge: (result: JobResult) => void;
+  /** A genuine internal error, met at the file's turn: validate throws it, as on one thread. */
+  fail: (error: unknown) => void;
 }
 
 interface WorkerSlot {
@@ -190,8 +192,8 @@ export class CodeThreads {
    */
   submit<T>(job: Job, merged: Merged<T>): Promise<T> {
     const bytes = job.chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-    return new Promise<T>((resolve) => {
-      const pending: Pending = { job, bytes, result: undefined, lost: false, merge: (result) => resolve(merged(result)) };
+    return new Promise<T>((resolve, reject) => {
+      const pending: Pending = { job, bytes, result: undefined, lost: false, merge: (result) => resolve(merged(result)), fail: reject };
       this.queue.push(pending);
       this.unmergedBytes += bytes;
       const slot = this.slots.filter((s) => !s.failed && s.load < WORKER_DEPTH).sort((a, b) => a.load - b.load)[0];
@@ -204,8 +206,13 @@ export class CodeThreads {
         slot.worker.ref();
         slot.worker.postMessage({ id, file: job.file, bytes: whole, lengths: job.chunks.map((c) => c.length) }, [whole.buffer as ArrayBuffer]);
       } else {
-        pending.result = this.runHere(job, this.facts.modules);
         counts.here++;
+        try {
+          pending.result = this.runHere(job, this.facts.modules);
+        } catch {
+          // Done again at its turn, where the error is met as one thread meets it.
+          pending.lost = true;
+        }
       }
       this.mergeReady();
     });
@@ -256,6 +263,30 @@ export class CodeThreads {
     this.mergeReady();
   }
 
+  /** Merges one job at its turn into the bundle's state, and gives the file its output. */
+  private merge(head: Pending): void {
+    const modules = this.facts.modules;
+    // Looked up a module file that an earlier file has added since: done again, as one thread would.
+    const holds = head.result !== undefined && !head.result.missed.some((path) => modules.has(path));
+    if (!holds) counts.again++;
+    const result = holds ? head.result! : this.runHere(head.job, modules);
+    for (const [path, mode] of result.modes) noteScriptMode(this.facts, path, mode);
+    if (result.exports) {
+      modules.set(head.job.file, result.exports);
+      for (const slot of this.slots) if (!slot.failed) slot.worker.postMessage({ module: head.job.file, exports: result.exports });
+    }
+    head.merge(result);
+  }
+
+  /** Stops the workers once the bundle is read: a long-running caller (the dev server) keeps no idle threads. */
+  close(): void {
+    for (const slot of this.slots) {
+      if (slot.failed) continue;
+      slot.failed = true;
+      void slot.worker.terminate();
+    }
+  }
+
   /** Merges, in bundle order, the jobs at the head of the queue that are done. */
   private mergeReady(): void {
     while (this.queue.length > 0) {
@@ -263,17 +294,11 @@ export class CodeThreads {
       if (!head.result && !head.lost) break;
       this.queue.shift();
       this.unmergedBytes -= head.bytes;
-      const modules = this.facts.modules;
-      // Looked up a module file that an earlier file has added since: done again, as one thread would.
-      const holds = head.result !== undefined && !head.result.missed.some((path) => modules.has(path));
-      if (!holds) counts.again++;
-      const result = holds ? head.result! : this.runHere(head.job, modules);
-      for (const [path, mode] of result.modes) noteScriptMode(this.facts, path, mode);
-      if (result.exports) {
-        modules.set(head.job.file, result.exports);
-        for (const slot of this.slots) if (!slot.failed) slot.worker.postMessage({ module: head.job.file, exports: result.exports });
+      try {
+        this.merge(head);
+      } catch (error) {
+        head.fail(error);
       }
-      head.merge(result);
     }
     const waiters = this.waiters;
     this.waiters = [];

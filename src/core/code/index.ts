@@ -1,7 +1,7 @@
 import type { BundleEntry } from '../shipment/source.js';
 import { cssScanner } from './css-scanner.js';
 import { htmlScanner } from './html-scanner.js';
-import { codeThreads, jsScanner } from './js-scanner.js';
+import { closeCodeThreads, codeThreads, jsScanner } from './js-scanner.js';
 import { jsonScanner } from './json-scanner.js';
 import type { ContentScanner, ScanContext } from './scanner.js';
 
@@ -21,6 +21,11 @@ export function beforeScans(entry: BundleEntry, context: ScanContext): Promise<v
   const threads = codeThreads(context);
   if (!threads) return undefined;
   return scripts && threads.takes(entry.declaredSize) ? threads.roomToRead() : threads.settled();
+}
+
+/** Once every file's output has been taken: the threads of the bundle's checks, if any, are stopped. */
+export function afterScans(files: readonly BundleEntry[]): void {
+  closeCodeThreads(files);
 }
 
 export type { ContentScanner, DisableDirective, ScanContext, ScanOutput, ScanSession } from './scanner.js';

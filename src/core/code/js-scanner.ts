@@ -190,6 +190,11 @@ export function codeThreads(context: ScanContext): CodeThreads | undefined {
   return threads ?? undefined;
 }
 
+/** Stops the threads of a bundle whose files have all been merged. */
+export function closeCodeThreads(files: readonly BundleEntry[]): void {
+  threadsOfBundle.get(files)?.close();
+}
+
 class JsSession implements ScanSession {
   /** The whole file, for the syntax check (held, not copied, until the end); undefined past the limit. */
   private chunks: Buffer[] | undefined;
@@ -246,6 +251,8 @@ class JsSession implements ScanSession {
         if (later) output.later = later;
         return withSyntax(output);
       });
+      // Taken in bundle order, maybe after it fails: the error is met there, not left unhandled now.
+      deferred.catch(() => undefined);
       return { findings: [], directives: [], library: this.head.test(), deferred };
     }
     this.reader!.end();
