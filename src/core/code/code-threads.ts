@@ -25,8 +25,10 @@ import { noteScriptMode } from './script-modes.js';
  * on one thread. Findings, their order, disable comments and library marks come out as one
  * thread's, byte for byte.
  *
- * A bundle with less than THREADS_THRESHOLD bytes of script starts no worker: each costs a few tens
- * of milliseconds to start and megabytes of memory.
+ * None of this runs unless PIPELINE_TOOL_CODE_THREADS asks (see settings): on two cores the second
+ * isolate's own costs took what the reading thread saved (docs/performance.md). Even then, a bundle
+ * with less than THREADS_THRESHOLD bytes of script starts no worker: each costs about a hundred
+ * milliseconds of CPU to start and tens of megabytes of memory.
  */
 
 /** Bytes of .js files (as their headers declare) from which a bundle's scripts are shared over threads. */
@@ -107,9 +109,8 @@ interface WorkerSlot {
  */
 function settings(): { workers: number; threshold: number } {
   const asked = process.env.PIPELINE_TOOL_CODE_THREADS;
-  const machine = Math.max(0, Math.min(MAX_WORKERS, availableParallelism() - 1));
   if (asked === undefined || asked === '' || asked === '0') return { workers: 0, threshold: THREADS_THRESHOLD };
-  if (asked === 'auto') return { workers: machine, threshold: THREADS_THRESHOLD };
+  if (asked === 'auto') return { workers: Math.max(0, Math.min(MAX_WORKERS, availableParallelism() - 1)), threshold: THREADS_THRESHOLD };
   const [workers, threshold] = asked.split(',').map(Number);
   return {
     workers: Number.isInteger(workers) && workers! >= 0 ? Math.min(workers!, MAX_WORKERS) : 0,
