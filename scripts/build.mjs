@@ -133,9 +133,35 @@ async function bundleCli() {
     }
     outputs.push(...result.outputFiles);
   }
+  outputs.push(...(await bundleCodeWorker(dist, outdir)));
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
   for (const file of outputs) writeFileSync(file.path, file.contents);
+}
+
+/**
+ * The worker that checks a large bundle's scripts on another thread (src/core/code/code-threads.ts):
+ * one file with the tokenizer, the walker and the rules, which a worker loads without Node's module
+ * loader. It is found from dist/core/code/, so the library (dist/) and the CLI's bundles use the same.
+ */
+async function bundleCodeWorker(dist, outdir) {
+  const result = await build({
+    entryPoints: [path.join(dist, 'core/code/code-worker.js')],
+    outfile: path.join(outdir, 'code-worker.cjs'),
+    bundle: true,
+    write: false,
+    format: 'cjs',
+    charset: 'ascii',
+    supported: { 'dynamic-import': false },
+    platform: 'node',
+    target: 'node20',
+    external: ['ajv'],
+    define: { 'import.meta.url': '__moduleUrl' },
+    banner: { js: "const __moduleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    plugins: [keepModuleUrls(outdir)],
+    logLevel: 'warning',
+  });
+  return result.outputFiles;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { openBundleToCheck } from './bundle/open-bundle.js';
 import type { ExcludedEntry } from './shipment/left-out.js';
 import type { BundleEntry, BundleSource } from './shipment/source.js';
-import { contentScanners, type DisableDirective, type ScanContext, type ScanSession } from './code/index.js';
+import { afterScans, beforeScans, contentScanners, type DisableDirective, type ScanContext, type ScanOutput, type ScanSession } from './code/index.js';
 import { isLibraryPath, packageOf } from './code/library.js';
 import { CODE_RULE_IDS, UNKNOWN_DISABLE_DIRECTIVE } from './code/rule-ids.js';
 import { globProblem } from './config/globs.js';
@@ -168,6 +168,7 @@ async function inspect(
   const scanned: Finding[] = [];
   const directives: DisableDirective[] = [];
   const later: Array<() => Promise<Finding[]>> = [];
+  const outputs: Array<ScanOutput | Promise<ScanOutput>> = [];
   let spent = 0;
   let exhausted = false;
   let collectedAt = 0;
@@ -197,7 +198,9 @@ async function inspect(
     // bundle fails on its size, or its header lies, and it fails on that; reading 50 MB of a bomb
     // as code would only make the rejection slow.
     const overBudget = entry.declaredSize > budget - spent;
-    const sessions = isManifest || !entry.readable || overBudget ? [] : beginScans(entry, { manifest, files, ruleOff });
+    const scan = isManifest || !entry.readable || overBudget ? undefined : { manifest, files, ruleOff };
+    if (scan) await beforeScans(entry, scan);
+    const sessions = scan ? beginScans(entry, scan) : [];
     let bytes = entry.declaredSize;
     let stopped = false;
     if (source.kind === 'zip' || keep || sessions.length > 0) {
@@ -210,9 +213,7 @@ async function inspect(
       for (const session of sessions) {
         const output = session.end(!result.stoppedAtLimit);
         if (output.library) libraryFiles.set(entry.path, output.library);
-        scanned.push(...output.findings);
-        directives.push(...output.directives);
-        if (output.later) later.push(output.later);
+        outputs.push(output.deferred ?? output);
       }
     }
     if (isManifest && keep) manifest = unreadable(source, entry) ? { status: 'unreadable' } : parseManifest(keep.bytes(), bytes);
@@ -227,6 +228,14 @@ async function inspect(
     // A folder's sizes are all known from the file system; only a zip's can be left unknown.
     if (spent > budget && source.kind === 'zip') exhausted = true;
   }
+  // In bundle order, whichever thread checked the file (code/code-threads.ts).
+  for (const pending of outputs) {
+    const output = pending instanceof Promise ? await pending : pending;
+    scanned.push(...output.findings);
+    directives.push(...output.directives);
+    if (output.later) later.push(output.later);
+  }
+  afterScans(files);
   for (const settle of later) scanned.push(...(await settle()));
   const content: ContentSummary = { sizes, spent, exhausted, unread };
   const collected: Finding[] = [...source.findings, ...scanned, ...unknownDirectiveIds(directives)];

@@ -61,10 +61,21 @@ export class FileReport {
     // Some findings wait for the end of their scope; give them all in the order of the file.
     this.findings.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
     const output: ScanOutput = { findings: this.findings, directives: this.directives };
-    const conditional = this.conditional;
-    if (conditional.length > 0) output.later = async () => conditional.filter((c) => c.condition.holds()).map((c) => c.finding);
+    const later = conditionalLater(this.conditional);
+    if (later) output.later = later;
     return output;
   }
+
+  /** The findings made through imported names, each with what it waits on (a job's, handed to the reading thread). */
+  conditions(): ReadonlyArray<{ finding: Finding; condition: ModuleCondition }> {
+    return this.conditional;
+  }
+}
+
+/** The findings whose conditions hold once the whole bundle is read; undefined when there are none. */
+export function conditionalLater(conditional: ReadonlyArray<{ finding: Finding; condition: ModuleCondition }>): ScanOutput['later'] {
+  if (conditional.length === 0) return undefined;
+  return async () => conditional.filter((c) => c.condition.holds()).map((c) => c.finding);
 }
 
 /** True if a comment's bytes could hold a directive: a cheap test before decoding any text. */

@@ -24,6 +24,11 @@ export interface ScanOutput {
    * loads it as a module) or work done elsewhere: called once every file has been read.
    */
   later?: () => Promise<Finding[]>;
+  /**
+   * The rest of the output, when the file is checked as a job on another thread (code-threads.ts):
+   * given at the file's turn in bundle order, and to be taken in that order.
+   */
+  deferred?: Promise<ScanOutput>;
   /** Whether the file's first bytes say it is library code (a licence banner, a UMD wrapper; library.ts), asked only for a file with findings. */
   library?: () => boolean;
 }

@@ -1,3 +1,4 @@
+import { codeThreadCounts } from '../../../core/code/code-threads.js';
 import type { Report } from '../../../core/problem.js';
 import { validateBundle } from '../../../core/validate.js';
 import { UsageError } from '../../errors.js';
@@ -59,6 +60,11 @@ export async function runValidate(bundles: readonly string[], flags: ValidateFla
   if (flags.report !== undefined && !flags.quiet && (flags.format === 'text' || flags.format === 'github')) {
     const { reportLine } = await import('../../report-page.js');
     for (const page of pages) io.stdout(reportLine(page.file, io.cwd));
+  }
+  if (io.env['PIPELINE_TOOL_CODE_THREADS'] !== undefined && io.env['PIPELINE_TOOL_CODE_THREADS'] !== '') {
+    // The threads are an internal setting: what they did is told to those who set it (tests, benchmarks).
+    const { workers, here, again } = codeThreadCounts();
+    io.stderr(`pipeline-tool: code threads: ${workers} jobs in workers, ${here} here, ${again} checked again\n`);
   }
   const total = totalOf(reports);
   const code = exitCodeFor(total, flags.maxWarnings);

@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { formatNames } from '../../src/cli/formatters/names.js';
+import { runScriptJob, type JobBundle } from '../../src/core/code/js-scanner.js';
+import type { ModuleExports } from '../../src/core/code/module-links.js';
+import { bundleIndex } from '../../src/core/code/references.js';
+import type { BundleEntry } from '../../src/core/shipment/source.js';
+import { runCli } from '../helpers/cli.js';
+import { goodFiles, goodManifest, writeFolder, writeZip } from '../helpers/bundles.js';
+import { codeRuleCases, type Variant } from './rule-cases.js';
+import { generateChunkJs } from '../../bench/minified-js.mjs';
+import { createRandom } from '../../bench/random.mjs';
+
+/*
+ * The code checks of a large bundle shared over worker threads (src/core/code/code-threads.ts) must
+ * give what one thread gives, byte for byte, in every output format. The built CLI is run with the
+ * threads forced on every bundle (PIPELINE_TOOL_CODE_THREADS="<workers>,0": no size threshold) and
+ * off, on the code-check cases of every rule (rule-cases.ts), on modules passing the bridge to
+ * each other, and on a smaller copy of the benchmark's bundle of minified modules.
+ */
+
+/** Every variant of every rule case, each in a folder of its own, in bundles by tool type. */
+function ruleCaseBundles(): Record<string, Record<string, string | Buffer>> {
+  const byType = new Map<string, Record<string, string | Buffer>>();
+  let n = 0;
+  const add = (variant: Variant) => {
+    const type = variant.type ?? goodManifest.type;
+    let files = byType.get(type);
+    if (!files) {
+      files = goodFiles({ ...goodManifest, type });
+      byType.set(type, files);
+    }
+    const folder = `case-${String(n++).padStart(4, '0')}`;
+    for (const [name, text] of Object.entries({ ...goodFiles(), ...variant.files })) if (name !== 'manifest.json') files[`${folder}/${name}`] = text;
+  };
+  for (const ruleCase of Object.values(codeRuleCases)) {
+    add(ruleCase.bad);
+    add(ruleCase.good);
+    for (const variant of Object.values(ruleCase.alsoBad ?? {})) add(variant);
+    for (const variant of Object.values(ruleCase.falsePositives)) add(variant);
+  }
+  return Object.fromEntries([...byType].map(([type, files]) => [`rule cases (${type})`, files]));
+}
+
+const PAGE = '<!doctype html><html><head><link rel="stylesheet" href="styles.css"></head><body><script type="module" src="main.js"></script></body></html>';
+
+/** The bridge exported by one module and imported by others, the exporter read before and after them. */
+function moduleBundle(): Record<string, string | Buffer> {
+  const files = goodFiles();
+  for (const bridge of ['a-bridge.js', 'z-bridge.js']) {
+    const folder = bridge.slice(0, 1);
+    files[`${folder}/index.html`] = PAGE;
+    files[`${folder}/${bridge}`] = 'export const pipeline = window.pipeline;\nexport default window.pipeline;\n';
+    files[`${folder}/m-sdk.js`] = `export { pipeline } from './${bridge}';\nexport * from './${bridge}';\nexport { pipeline as bridge } from './${bridge}';\n`;
+    files[`${folder}/main.js`] = "import { pipeline, bridge } from './m-sdk.js';\nimport * as all from './m-sdk.js';\npipeline.quotes.addLine([]);\nbridge.quotes.update();\nalert(all);\n";
+    files[`${folder}/other.js`] = `import sdk from './${bridge}';\nimport { pipeline as p } from './m-sdk.js';\nsdk.quotes.addLines([{ qty: '1' }]);\np.storage.get();\n// pipeline-tool-disable-next-line bridge-unknown-method\np.quotes.nothing();\nlocalStorage.setItem('a', 1);\n`;
+  }
+  return files;
+}
+
+const chunkJs = generateChunkJs as unknown as (random: unknown, bytes: number, options: { banner: string; importsFrom: string[] }) => { text: string };
+
+/** The benchmark's bundle of minified modules (bench/inputs.mjs), smaller, with findings in some chunks. */
+function chunkBundle(): Record<string, string | Buffer> {
+  const random = createRandom(0x5eed2024);
+  const count = 40;
+  const name = (i: number) => `chunk-${String(i).padStart(3, '0')}.js`;
+  const files: Record<string, string | Buffer> = { ...goodFiles(), 'index.html': `<!doctype html><html><head><link rel="stylesheet" href="styles.css"></head><body>${[0, 1, 2].map((i) => `<script type="module" src="assets/${name(i)}"></script>`).join('')}</body></html>` };
+  delete files['app.js'];
+  for (let i = 0; i < count; i++) {
+    const r = random.fork(name(i));
+    const importsFrom = [name((i + 1 + r.int(count - 1)) % count), name((i + count - 1) % count)];
+    let { text } = chunkJs(r, 20_000 + r.int(30_000), { banner: name(i), importsFrom });
+    if (i % 7 === 3) text = `import{pipeline as B}from"./bridge-${i % 2}.js";B.quotes.addLine([]);localStorage.getItem("k");\n${text}`;
+    if (i % 11 === 5) text = `/* pipeline-tool-disable-next-line browser-storage */\nsessionStorage.clear();alert(1);\n${text}`;
+    files[`assets/${name(i)}`] = text;
+  }
+  // One bridge module read first, one last; a vendored library with a licence banner.
+  files['assets/bridge-0.js'] = 'export const pipeline = window.pipeline;\n';
+  files['assets/zz/bridge-1.js'] = 'export const pipeline = window.pipeline;\n';
+  files['assets/bridge-1.js'] = "export { pipeline } from './zz/bridge-1.js';\n";
+  files['assets/vendor/lib.js'] = '/*! lib v1 | MIT */\nlocalStorage.setItem("x", 1);document.write("<p>");\n';
+  return files;
+}
+
+function run(bundle: string, format: string, threads: string) {
+  return runCli(['validate', '--format', format, bundle], { env: { PIPELINE_TOOL_CODE_THREADS: threads } });
+}
+
+describe('the code checks on several threads give one thread’s output', () => {
+  const bundles: Array<[string, () => string]> = [
+    ...Object.entries(ruleCaseBundles()).map(([label, files]): [string, () => string] => [label, () => writeFolder(files)]),
+    ['modules passing the bridge (folder)', () => writeFolder(moduleBundle())],
+    ['modules passing the bridge (zip)', () => writeZip(Object.entries(moduleBundle()).map(([name, data]) => ({ name, data })))],
+    ['minified module chunks (zip)', () => writeZip(Object.entries(chunkBundle()).map(([name, data]) => ({ name, data })))],
+  ];
+
+  it.each(bundles)('%s, in every format', (_label, make) => {
+    const bundle = make();
+    for (const format of formatNames) {
+      const one = run(bundle, format, '0,0');
+      expect(one.stderr).toMatch(/code threads: 0 jobs in workers/);
+      for (const threads of ['1,0', '2,0']) {
+        const several = run(bundle, format, threads);
+        // The threads did take jobs: otherwise this compares one thread with itself.
+        expect(several.stderr).not.toMatch(/code threads: 0 jobs in workers/);
+        expect(several.stdout, `${format}, ${threads}`).toBe(one.stdout);
+        expect(several.code).toBe(one.code);
+      }
+    }
+  }, 600_000);
+
+  it('a bundle under the threshold starts no worker', () => {
+    const bundle = writeFolder(moduleBundle());
+    expect(run(bundle, 'json', '2').stderr).toMatch(/code threads: 0 jobs in workers, 0 here/);
+  }, 60_000);
+});
+
+describe('a job records the module files it looked up in vain', () => {
+  const files = ['bridge.js', 'main.js'].map((path) => ({ path }) as BundleEntry);
+  const bundle: JobBundle = { toolType: 'quoting_extension', declared: true, index: bundleIndex(files), hasJquery: false, scriptBytes: 0 };
+  const main = { file: 'main.js', chunks: [Buffer.from("import { pipeline } from './bridge.js';\npipeline.quotes.addLine([]);\n")] };
+
+  it('and what the file exports, apart from what it was given', () => {
+    const exporter = runScriptJob({ file: 'bridge.js', chunks: [Buffer.from('export const pipeline = window.pipeline;\n')] }, bundle, new Map());
+    expect(exporter.missed).toEqual([]);
+    expect(exporter.exports?.names.get('pipeline')).toEqual({ texts: ['pipeline'] });
+
+    const before = runScriptJob(main, bundle, new Map());
+    expect(before.missed).toEqual(['bridge.js']);
+    // Not known yet: the finding waits on the module.
+    expect(before.findings).toEqual([]);
+    expect(before.conditional.map((c) => [c.finding.ruleId, c.module, c.name])).toEqual([['bridge-unknown-method', 'bridge.js', 'pipeline']]);
+
+    const after = runScriptJob(main, bundle, new Map<string, ModuleExports>([['bridge.js', exporter.exports!]]));
+    expect(after.missed).toEqual([]);
+    expect(after.findings.map((f) => `${f.ruleId} ${f.line}:${f.column}`)).toEqual(['bridge-unknown-method 2:1']);
+  });
+
+  it('and how it says other scripts are loaded', () => {
+    const result = runScriptJob(main, bundle, new Map());
+    expect(result.modes).toEqual([['bridge.js', 'module']]);
+  });
+});
