@@ -85,6 +85,7 @@ describe('the config pipeline-tool/vite gives the dev server', () => {
     const first = await serveConfig({});
     const second = await serveConfig({});
     expect(first.base).toMatch(/^\/t\/[\w-]{22}\/$/);
+    expect(first.plugins.some((plugin) => plugin.name === 'pipeline-tool:serve')).toBe(true);
     expect(second.base).not.toBe(first.base);
     const cors = first.server.cors as { origin: (origin: string | undefined, callback: (error: Error | null, allow?: boolean) => void) => void };
     const asked: unknown[] = [];

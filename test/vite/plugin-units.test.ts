@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { inspect } from 'node:util';
-import { build, createBuilder, resolveConfig, type InlineConfig, type ResolvedConfig } from 'vite';
+import { build, createBuilder, resolveConfig, type InlineConfig, type Plugin, type ResolvedConfig } from 'vite';
 import { describe, expect, it } from 'vitest';
 import pipeline from '../../src/vite/index.js';
 import { dropRefusedFallbacks } from '../../src/vite/assets.js';
@@ -115,6 +115,9 @@ describe('the config pipeline-tool/vite gives Vite', () => {
     expect(plain('/a/b.webp', bytes(4097))).toBe(false);
     expect(plain('/a/b.png', bytes(4095))).toBe(true);
     expect(plain('/a/b.png', bytes(4096))).toBe(false);
+    // .jpeg is .jpg by another name, a map and a file without a type are never refused: Vite's limit.
+    for (const file of ['/a/b.jpeg', '/a/b.map', '/a/LICENSE']) expect(plain(file, bytes(4096))).toBe(false);
+    expect(plain('/a/b.woff?v=1', bytes(4096))).toBe(true);
     const given = limit((await resolved({ build: { assetsInlineLimit: 100 } })).config);
     expect(given('/a/b.png', bytes(99))).toBe(true);
     expect(given('/a/b.png', bytes(100))).toBe(false);
@@ -143,8 +146,10 @@ describe('the config pipeline-tool/vite gives Vite', () => {
     expect(names((await resolved({ build: { assetsDir: 'static' } })).config)!({ names: ['a.jpeg'] })).toBe('static/[name]-[hash].jpg');
     expect(names((await resolved({ build: { rolldownOptions: { output: { assetFileNames: 'x/[name][extname]' } } } })).config)).toBe('x/[name][extname]');
     expect(names((await resolved({ build: { rollupOptions: { output: { assetFileNames: 'y/[name][extname]' } } } })).config)).toBe('y/[name][extname]');
-    // An output without names of its own still gets them.
-    expect(names((await resolved({ build: { rolldownOptions: { output: { intro: '' } } } })).config)!({ names: ['a.jpeg'] })).toBe('assets/[name]-[hash].jpg');
+    // An output without names of its own still gets them, and the script's address without an intro of the author's.
+    const unnamed = (await resolved({ build: { rolldownOptions: { output: { entryFileNames: '[name].js' } } } })).config;
+    expect(names(unnamed)!({ names: ['a.jpeg'] })).toBe('assets/[name]-[hash].jpg');
+    expect((unnamed.build.rolldownOptions.output as { intro: string }).intro).toBe('var __pipelineToolScriptUrl = document.currentScript && document.currentScript.src || document.baseURI;');
   });
 });
 
@@ -312,6 +317,7 @@ describe('a build of a tiny project', () => {
     expect(failureOf(two.error)).toMatch(/^\[pipeline-tool\] dist\/ would be refused: 2 errors from pipeline-tool validate\.\n {2}src\/main\.ts:1:\d+: .*\(bridge-tool-type, built: [^\n]*\n {2}src\/main\.ts:2:\d+: .*\(bridge-tool-type, built: [^\n]*\nRun/);
     expect(failureOf(two.error)).not.toContain('dialog-call');
     expect(warnings(two.logger).join('\n')).toContain('dialog-call');
+    expect(warnings(two.logger).join('\n')).not.toContain('bridge-tool-type');
   });
 
   it('sums up a package’s warnings in one line, or lists them with verbose', async () => {
@@ -365,6 +371,8 @@ describe('assets of a refused type in a tiny build', () => {
         'Accepted types: .html .css .js .svg .png .jpg .woff2 .json. Smaller files of other types are inlined (the inlineLimit option of pipeline-tool/vite).',
     );
     expect(written(past.root)).toEqual(['manifest.json']);
+    // Vite names the plugin that failed.
+    expect(past.error?.message).toContain('[plugin pipeline-tool:assets]');
     expect(past.logger.text('info')).not.toContain('[pipeline-tool] dist/');
   });
 
@@ -385,6 +393,12 @@ describe('assets of a refused type in a tiny build', () => {
       '  src/b.webp (imported by src/main.ts): .webp is not accepted by the marketplace, and at 5001 bytes it is too large to inline (over 4096); convert it to .png or .jpg.',
       '  src/c.bmp (imported by src/styles.css): .bmp is not accepted by the marketplace, and at 5002 bytes it is too large to inline (over 4096); remove it from the bundle.',
     ]);
+  });
+
+  it('names an asset another plugin emits by its file name, measured in bytes', async () => {
+    const emit: Plugin = { name: 'emit-gif', generateBundle() { this.emitFile({ type: 'asset', fileName: 'assets/made.gif', source: 'é'.repeat(3000) }); } };
+    const { error } = await tinyBuild(TINY, {}, [emit, ...pipeline()]);
+    expect(failureOf(error)).toContain('\n  assets/made.gif: .gif is not accepted by the marketplace, and at 6000 bytes it is too large to inline (over 4096); convert it to .png.\n');
   });
 
   it('names the author’s import that brought in a package’s font, and the inlineLimit that would take it', async () => {
@@ -415,8 +429,12 @@ describe('assets of a refused type in a tiny build', () => {
     expect(two.logger.text('info')).toContain(
       '[pipeline-tool] left out 4 fallback font files (.woff, .ttf, .eot), which the marketplace refuses, from @font-face rules that also name .woff2, which every browser the platform supports reads: src/a.css; src/z.css.',
     );
-    const one = await tinyBuild({ ...TINY, 'src/main.ts': "import './a.css';\n", 'src/a.css': "@font-face { font-family: a; src: url('./a.woff2'), url('./a.woff'); }\n", ...fonts });
-    expect(one.logger.text('info')).toContain('[pipeline-tool] left out 1 fallback font file (.woff, .ttf, .eot), which');
+    // Counted afresh at each build of the same plugins.
+    const plugins = pipeline();
+    for (let build = 0; build < 2; build++) {
+      const one = await tinyBuild({ ...TINY, 'src/main.ts': "import './a.css';\n", 'src/a.css': "@font-face { font-family: a; src: url('./a.woff2'), url('./a.woff'); }\n", ...fonts }, {}, plugins);
+      expect(one.logger.text('info')).toContain('[pipeline-tool] left out 1 fallback font file (.woff, .ttf, .eot), which');
+    }
     const none = await tinyBuild({ ...TINY, 'src/main.ts': "import './a.css';\n", 'src/a.css': "@font-face { font-family: a; src: url('./a.woff2'); }\n", ...fonts });
     expect(none.logger.text('info')).not.toContain('left out');
   });
@@ -448,6 +466,8 @@ describe('a build through Vite’s builder', () => {
     expect(error).toBeInstanceOf(BuildFailure);
     expect((error as Error).message).toMatch(/^\[pipeline-tool\] the marketplace would refuse an asset of this build:\n {2}src\/a\.gif/);
     expect(written(root)).toEqual(['manifest.json']);
+    // Nothing written, so nothing checked.
+    expect(logger.text('info')).not.toContain('[pipeline-tool] dist/');
     writeFileSync(path.join(root, 'src/a.gif'), bytes(100));
     const again = await createBuilder({ root, configFile: false, customLogger: logger, logLevel: 'info', plugins });
     await again.buildApp();
@@ -458,12 +478,14 @@ describe('a build through Vite’s builder', () => {
   it('throws validate’s errors the same way', async () => {
     const { 'public/manifest.json': _manifest, ...unnamed } = TINY;
     const root = viteProject(unnamed);
-    const builder = await createBuilder({ root, configFile: false, customLogger: captureLogger(), logLevel: 'info', plugins: pipeline() });
+    const logger = captureLogger();
+    const builder = await createBuilder({ root, configFile: false, customLogger: logger, logLevel: 'info', plugins: pipeline() });
     const error = await builder.buildApp().then(
       () => undefined,
       (thrown: unknown) => thrown,
     );
     expect(error).toBeInstanceOf(BuildFailure);
     expect((error as Error).message).toMatch(/^\[pipeline-tool\] dist\/ would be refused: 1 error/);
+    expect(logger.text('info')).not.toContain('passes');
   });
 });
