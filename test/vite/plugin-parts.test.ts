@@ -59,6 +59,7 @@ describe('the classic script and stylesheet of the built page', () => {
       ['<LINK REL=stylesheet CROSSORIGIN="use-credentials" HREF=./a.css>', '<link REL=stylesheet HREF=./a.css>'],
       ["<link rel='stylesheet' crossorigin href=a.css>", "<link rel='stylesheet' href=a.css>"],
       ['<script  type="module"  crossorigin  src="./a.js">', '<script defer  src="./a.js">'],
+      ['<script  type="module" src="./a.js"  crossorigin>', '<script defer src="./a.js">'],
       ['<link rel="stylesheet"  crossorigin  href="./a.css">', '<link rel="stylesheet"  href="./a.css">'],
     ];
     for (const [tag, rewritten] of cases) expect(toClassicScripts(tag)).toBe(rewritten);
