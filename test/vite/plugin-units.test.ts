@@ -321,6 +321,9 @@ describe('assets of a refused type in a tiny build', () => {
     const fonts = Object.fromEntries(['a', 'b'].flatMap((name) => [[`src/${name}.woff2`, bytes(50)], [`src/${name}.woff`, bytes(50)], [`src/${name}.ttf`, bytes(50)]]));
     const two = await tinyBuild({ ...TINY, 'src/main.ts': "import './z.css';\nimport './a.css';\n", 'src/z.css': face('a'), 'src/a.css': face('b'), ...fonts });
     expect(two.error).toBeUndefined();
+    // The built stylesheet names the .woff2 alone (the small fallbacks would otherwise be inlined).
+    const css = readFileSync(path.join(two.root, 'dist', written(two.root).find((file) => file.endsWith('.css'))!), 'utf8');
+    expect(css.match(/url\(/g)).toHaveLength(2);
     expect(two.logger.text('info')).toContain(
       '[pipeline-tool] left out 4 fallback font files (.woff, .ttf, .eot), which the marketplace refuses, from @font-face rules that also name .woff2, which every browser the platform supports reads: src/a.css; src/z.css.',
     );
