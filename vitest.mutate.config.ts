@@ -29,7 +29,7 @@ export default defineConfig({
       'test/cli/rules-docs.test.ts',
       'test/fuzz/regressions.test.ts',
       'test/source-maps/{placed-findings,units,placer}.test.ts',
-      'test/vite/{build,serve-browser}.test.ts',
+      'test/vite/{build,serve-browser,plugin-parts,plugin-units,plugin-serve}.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,

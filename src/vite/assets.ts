@@ -153,7 +153,7 @@ export function assetsPlugin(inlineLimit: number, failure: Failure): Plugin {
           const usedBy = original === undefined ? [] : [...(users.get(original) ?? [])].sort();
           const size = typeof source?.source === 'string' ? Buffer.byteLength(source.source) : (source?.source.length ?? 0);
           // A library's file: name the author's own import that brought it in, which the author can change.
-          const own = usedBy.map((user) => authorImport(user, importers, root)).filter((file): file is string => file !== undefined && file !== usedBy[0]);
+          const own = usedBy.map((user) => authorImport(user, importers, root)).filter((file): file is string => file !== undefined && !usedBy.includes(file));
           const where = usedBy.length === 0 ? '' : ` (imported by ${usedBy.map(shown).join(', ')}${own.length === 0 ? '' : `, which ${[...new Set(own.map(shown))].join(', ')} imports`})`;
           const fromPackage = original !== undefined && original.split(path.sep).includes('node_modules');
           const fix = fromPackage

@@ -17,11 +17,11 @@ export function toClassicScripts(html: string): string {
   return html.replace(START_TAG, (tag, name: string, attributes: string) => {
     if (!/\scrossorigin\b/i.test(attributes)) return tag;
     if (name.toLowerCase() === 'script') {
-      if (!/\stype=["']?module["']?/i.test(attributes) || !/\ssrc=/i.test(attributes)) return tag;
+      if (!/\stype=["']?module/i.test(attributes) || !/\ssrc=/i.test(attributes)) return tag;
       const rest = attributes.replace(/\s+type=["']?module["']?/i, '').replace(/\s+crossorigin(?:=["'][^"']*["'])?/i, '');
       return `<script defer${rest}>`;
     }
-    if (!/\srel=["']?stylesheet["']?/i.test(attributes)) return tag;
+    if (!/\srel=["']?stylesheet/i.test(attributes)) return tag;
     return `<link${attributes.replace(/\s+crossorigin(?:=["'][^"']*["'])?/i, '')}>`;
   });
 }

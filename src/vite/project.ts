@@ -24,6 +24,6 @@ export async function readProjectSettings(viteRoot: string): Promise<ProjectSett
     file: project.file,
     source: config.source === undefined ? null : path.resolve(project.root, config.source),
     rules: { ...config.rules },
-    overrides: [...(config.overrides ?? [])],
+    overrides: [...config.overrides],
   };
 }
