@@ -114,7 +114,7 @@ describe('the built bytes a map is read for', () => {
       'e.js': BUILT,
     };
     const findings = ['a.js', 'b.js', 'c.js', 'd.js', 'e.js'].map((file) => finding(file));
-    const crc = { ruleId: 'zip-crc-mismatch', severity: 'error' as const, message: 'x', file: 'c.js' };
+    const crc = { ruleId: 'zip-crc-mismatch', file: 'c.js', data: {} };
     const placement = await placeAtSources(findings, bundle('folder', folder, files, [crc]), { root });
     expect([...placement!.placed.keys()]).toEqual([findings[4]]);
     expect(placement!.notes).toEqual([]);

@@ -31,7 +31,7 @@ describe('a script a compiler wrote, with its map', () => {
   const source = 'if (go()) {}\nkey;\n';
   const script = 'import "rt";\n  x(key);\n"\u{1F600}"+go()\n';
   const map = {
-    version: 3,
+    version: 3 as const,
     sources: ['a.tsx'],
     names: [],
     mappings: encode([
