@@ -184,14 +184,15 @@ describe('the note about a zip whose findings are not placed', () => {
 describe('the author\u2019s places found through the map for findings in a package\u2019s code', () => {
   /**
    * A built line `abcdefghijkl` from four sources: Svelte's html block (a), the author's component
-   * (d: `note`, g: `safe`), a storage plugin (i), and the author's store (k: `.persist`, l: `persist`).
+   * (d: `note`, g: `safe`), a storage plugin (i: its own `persist`), and the author's store (k:
+   * `.persist`, l: `persist`).
    */
   function packaged() {
     const root = tempDir();
     const files: Record<string, string> = {
       'node_modules/svelte/html.js': 'abc\n',
       'src/App.svelte': 'note;\nsafe;\n',
-      'node_modules/pinia-plugin-persistedstate/index.js': 'abc\n',
+      'node_modules/pinia-plugin-persistedstate/index.js': 'persist;\n',
       'src/store.ts': 'a.persist; ({ persist: true });\n',
     };
     for (const [file, text] of Object.entries(files)) {
@@ -237,6 +238,7 @@ describe('the author\u2019s places found through the map for findings in a packa
   it('a library entry: where the author\u2019s own code turns the package on, as a word of its own', async () => {
     const { root, folder } = packaged();
     const storage = finding('app.js', 1, 9);
+    const again = finding('app.js', 1, 10);
     const elsewhere = finding('app.js', 1, 2);
     const entries = new Map([
       [
@@ -247,8 +249,43 @@ describe('the author\u2019s places found through the map for findings in a packa
         ],
       ],
     ]);
-    const placement = await placeAtSources([storage, elsewhere], bundle('folder', folder, { 'app.js': 'abcdefghijkl\n' }), { root }, new Map(), entries);
+    const placement = await placeAtSources([storage, again, elsewhere], bundle('folder', folder, { 'app.js': 'abcdefghijkl\n' }), { root }, new Map(), entries);
     expect(placement!.placed.get(storage)).toEqual({ file: 'node_modules/pinia-plugin-persistedstate/index.js', line: 1, column: 1 });
-    expect([...placement!.enabledAt]).toEqual([[storage, { file: 'src/store.ts', line: 1, column: 15 }]]);
+    expect([...placement!.enabledAt]).toEqual([
+      [storage, { file: 'src/store.ts', line: 1, column: 15 }],
+      [again, { file: 'src/store.ts', line: 1, column: 15 }],
+    ]);
+  });
+});
+
+describe('what placeAtSources passes on to the placer', () => {
+  it('a reader of maps held elsewhere', async () => {
+    const { root, folder } = project({});
+    const placement = await placeAtSources([finding('app.js')], bundle('folder', folder, { 'app.js': BUILT }), { root, folder, readMap: async (file) => (file === 'app.js.map' ? MAP : undefined) });
+    expect([...placement!.placed.values()]).toEqual([at(2)]);
+  });
+
+  it('an abort, with its reason', async () => {
+    const { root, folder } = project();
+    const reason = new Error('stopped');
+    await expect(placeAtSources([finding('app.js')], bundle('folder', folder, { 'app.js': BUILT }), { root, signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+  });
+
+  it('the disable comments of a component a compiled sink was placed in', async () => {
+    const { root, folder } = project({ 'app.js': 'abcdef\n' });
+    writeFileSync(path.join(root, 'src', 'App.svelte'), '<!-- pipeline-tool-disable-next-line unsafe-html -->\n{@html note}\n');
+    mkdirSync(path.join(root, 'node_modules', 'svelte'), { recursive: true });
+    writeFileSync(path.join(root, 'node_modules', 'svelte', 'html.js'), 'abc\n');
+    const mappings = encode([
+      [
+        [0, 0, 0, 0],
+        [3, 1, 1, 7],
+      ],
+    ]);
+    writeFileSync(path.join(folder, 'app.js.map'), JSON.stringify({ version: 3, sources: ['../node_modules/svelte/html.js', '../src/App.svelte'], names: [], mappings }));
+    const sink = { framework: /\/svelte\//, sources: /\.svelte$/, site: (text: string, offset: number) => (text.startsWith('note', offset) ? {} : undefined) };
+    const placement = await placeAtSources([finding('app.js', 1, 1, 'unsafe-html')], bundle('folder', folder, { 'app.js': 'abcdef\n' }), { root }, new Map([['unsafe-html', [sink]]]));
+    expect(placement!.compiled).toEqual([expect.objectContaining({ placed: { file: 'src/App.svelte', line: 2, column: 8 } })]);
+    expect(placement!.directives).toEqual([expect.objectContaining({ file: 'src/App.svelte', target: 2, ruleIds: ['unsafe-html'] })]);
   });
 });

@@ -270,3 +270,46 @@ describe('the map of a built file, for the bundle report', () => {
     ).rejects.toBe(failure);
   });
 });
+
+describe('the placer, further', () => {
+  it('hears an abort before placing, even through a map it already holds', async () => {
+    const controller = new AbortController();
+    const where = project();
+    const placer = createSourcePlacer({ ...where, signal: controller.signal, readBuilt: async () => 'a\n', readMap: async () => JSON.stringify(plain('AAAA')) });
+    expect(await placer.place('app.js', 1, 1)).toEqual({ file: 'src/a.ts', line: 1, column: 1 });
+    const reason = new Error('stop');
+    controller.abort(reason);
+    await expect(placer.place('app.js', 1, 1)).rejects.toBe(reason);
+    await expect(placer.sitesOf('app.js', () => true, () => 'x')).rejects.toBe(reason);
+  });
+
+  it('leaves a map that is not JSON unused, without a note', async () => {
+    const where = project();
+    const placer = createSourcePlacer({ ...where, readBuilt: async () => 'a\n', readMap: async () => '{"version": 3,' });
+    expect(await placer.place('app.js', 1, 1)).toBeUndefined();
+    expect(placer.notes()).toEqual([]);
+  });
+
+  it('uses a map exactly at each budget', async () => {
+    const where = project();
+    const indexed = { version: 3, sections: [{ offset: { line: 0, column: 0 }, map: plain('AAAA') }] };
+    const text = JSON.stringify(indexed);
+    // The index map nests 5 levels: the map, sections, a section, its map, its sources.
+    const placer = createSourcePlacer({ ...where, readBuilt: async () => 'a\n', readMap: async () => text, budgets: { nesting: 5, sections: 1, sources: 1, decodedPerRun: 4 } });
+    expect(await placer.place('app.js', 1, 1)).toEqual({ file: 'src/a.ts', line: 1, column: 1 });
+    expect(placer.notes()).toEqual([]);
+    const tighter = createSourcePlacer({ ...where, readBuilt: async () => 'a\n', readMap: async () => text, budgets: { nesting: 4 } });
+    expect(await tighter.place('app.js', 1, 1)).toBeUndefined();
+    expect(tighter.notes()).toEqual([expect.objectContaining({ reason: 'nesting' })]);
+  });
+
+  it('reads a webpack:// source made of the map\u2019s sourceRoot and the name', async () => {
+    const placer = placerFor({ ...plain('AAAA'), sources: ['./src/a.ts'], sourceRoot: 'webpack://my-app/' }, 'a\n');
+    expect(await placer.place('app.js', 1, 1)).toEqual({ file: 'src/a.ts', line: 1, column: 1 });
+  });
+
+  it('reads a relative name from the project\u2019s folder when the map\u2019s sourceRoot is null', async () => {
+    const placer = placerFor({ ...plain('AAAA'), sources: ['src/a.ts'], sourceRoot: null }, 'a\n');
+    expect(await placer.place('app.js', 1, 1)).toEqual({ file: 'src/a.ts', line: 1, column: 1 });
+  });
+});

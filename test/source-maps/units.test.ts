@@ -156,6 +156,11 @@ describe('columns between characters and UTF-16 units', () => {
     expect([1, 2, 3, 4, 5].map((column) => utf16Offset(line, column))).toEqual([0, 1, 3, 4, 6]);
     expect([0, 1, 3, 4, 6].map((offset) => codePointColumn(line, offset))).toEqual([1, 2, 3, 4, 5]);
   });
+  it('counts on past the end of a line with a character outside the BMP', () => {
+    expect(utf16Offset('\u{1F600}a', 9)).toBe(3);
+    expect(codePointColumn('\u{1F600}a', 5)).toBe(5);
+    expect(codePointColumn('\u{1F600}a', 3)).toBe(3);
+  });
   it('keeps plain text as it is, and clamps past the end', () => {
     expect(utf16Offset('abc', 2)).toBe(1);
     expect(codePointColumn('abc', 2)).toBe(3);
