@@ -65,6 +65,20 @@ describe('bytesBySource', () => {
     ]);
   });
 
+  it('gives a line\u2019s break to the source of its last mapping, even one that starts past the line\u2019s end', async () => {
+    // Each line's second mapping (b.ts) starts at column 5, past the end of `ab`.
+    const map = plainMap([
+      [[0, 0, 0, 0], [5, 1, 0, 0]],
+      [[0, 0, 0, 0], [5, 1, 0, 0]],
+      [[0, 0, 0, 0], [5, 1, 0, 0]],
+      [[0, 0, 0, 0], [5, 1, 0, 0]],
+    ]);
+    expect(await bytesBySource('ab\r\nab\nab\r\nab', { map, url: URL })).toEqual([
+      { source: A, bytes: 8, text: 'abababab' },
+      { source: B, bytes: 5, text: '\r\n\n\r\n' },
+    ]);
+  });
+
   it('reads mappings the decoder would read otherwise than as written as the decoder does', async () => {
     // `ECA`: a segment of three numbers, which the in-place reader leaves to trace-mapping (it reads `ECAA`).
     expect(await bytesBySource('abc', { map: plainMap('AAAA,ECA'), url: URL })).toEqual([

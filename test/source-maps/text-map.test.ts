@@ -53,6 +53,11 @@ describe('a script a compiler wrote, with its map', () => {
     expect(place(2, 5)).toEqual({ line: 2, column: 0 });
   });
 
+  it('keeps the mapped place when it is past the author\u2019s last line', () => {
+    const past = mappedPlaces('x;\n', { version: 3, sources: ['a.tsx'], names: [], mappings: encode([[[0, 0, 7, 2]]]) }, source);
+    expect(past(1, 2)).toEqual({ line: 8, column: 2 });
+  });
+
   it('places nothing the compiler added: no segment, a segment of no source, no such line', () => {
     expect(place(1, 1)).toBeUndefined();
     expect(place(2, 1)).toBeUndefined();
