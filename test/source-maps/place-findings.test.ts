@@ -85,7 +85,8 @@ describe('the findings placed', () => {
     const readMap = async () => {
       throw new Error('no map should be read');
     };
-    expect(await placeAtSources([finding('app.html'), finding(undefined)], bundle('folder', folder, { 'app.js': BUILT }), { root, readMap })).toBeUndefined();
+    const unplaceable = [finding('app.html'), finding(undefined), { ...finding('app.js'), line: undefined }, { ...finding('app.js'), column: undefined }];
+    for (const one of unplaceable) expect(await placeAtSources([one], bundle('folder', folder, { 'app.js': BUILT }), { root, readMap })).toBeUndefined();
   });
 
   it('at the place a finding asks the map about instead, when it names one', async () => {
@@ -145,6 +146,8 @@ describe('the note about a zip whose findings are not placed', () => {
 
   it('says a zip holds no maps when no built folder is named', async () => {
     const { root } = project();
+    const placement = await placeAtSources([finding('app.js')], bundle('zip', path.join(root, 'tool.zip'), { 'app.js': BUILT }), { root });
+    expect(placement).toEqual({ root: path.resolve(root), placed: new Map(), directives: [], notes: [expect.objectContaining({ reason: 'no-maps' })], compiled: [], enabledAt: new Map() });
     expect(await notes({ 'app.js': BUILT }, undefined, root)).toEqual([
       {
         reason: 'no-maps',
@@ -169,6 +172,9 @@ describe('the note about a zip whose findings are not placed', () => {
     const elsewhere = tempDir();
     const [outside] = await notes({ 'app.js': BUILT }, elsewhere, root);
     expect(outside!.message).toContain(`the built folder, ${path.resolve(elsewhere)}, which does not hold`);
+    mkdirSync(path.join(root, 'build', 'web'), { recursive: true });
+    const [nested] = await notes({ 'app.js': BUILT }, path.join(root, 'build', 'web'), root);
+    expect(nested!.message).toContain('the built folder, build/web/, which does not hold');
     const [missing] = await notes({ 'app.js': BUILT }, path.join(root, 'gone'), root);
     expect(missing!.message).toContain('they were looked for in the built folder, gone/, which does not exist');
   });
@@ -208,7 +214,7 @@ describe('the author\u2019s places found through the map for findings in a packa
         [3, 1, 0, 0],
         [6, 1, 1, 0],
         [8, 2, 0, 0],
-        [10, 3, 0, 1],
+        [10, 3, 0, 2],
         [11, 3, 0, 14],
       ],
     ]);

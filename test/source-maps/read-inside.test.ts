@@ -58,6 +58,12 @@ describe('a regular file inside a folder, on disk', () => {
     expect(await readInside(root, path.join(root, 'out-link.txt'), 100)).toBeUndefined();
     expect(await readInside(root, path.join(root, 'missing.txt'), 100)).toBeUndefined();
   });
+
+  it('is not read when it lies outside the folder, named by its own path', async () => {
+    const { base, root } = layout();
+    expect(await readInside(root, path.join(base, 'outside.txt'), 100)).toBeUndefined();
+    expect(await readInside(root, path.join(root, '..', 'outside.txt'), 100)).toBeUndefined();
+  });
 });
 
 describe('a regular file of at most so many bytes', () => {

@@ -32,6 +32,11 @@ describe('the map comment of a built file', () => {
     ['the folder above, with no slash after it', 'a();\n//# sourceMappingURL=..\n', 'app.js', { kind: 'unusable' }],
     ['a folder and back', 'a();\n//# sourceMappingURL=maps/..\n', 'app.js', { kind: 'unusable' }],
     ['nothing before the query', 'a();\n//# sourceMappingURL=?v=1\n', 'app.js', { kind: 'unusable' }],
+    ['code after the comment, on the only line', '//# sourceMappingURL=app.js.map x', 'app.js', { kind: 'none' }],
+    ['lines of white space after the comment', 'a();\n//# sourceMappingURL=app.js.map\n  \n\t\n \n', 'app.js', { kind: 'file', path: 'app.js.map' }],
+    ['a colon inside the path', 'a();\n//# sourceMappingURL=maps/a:b.map\n', 'app.js', { kind: 'file', path: 'maps/a:b.map' }],
+    ['a name that holds data: after a comma', 'a();\n//# sourceMappingURL=x,data:y.map\n', 'app.js', { kind: 'file', path: 'x,data:y.map' }],
+    ['nothing before the query, from a folder', 'a();\n//# sourceMappingURL=?v=1\n', 'assets/app.js', { kind: 'unusable' }],
     ['a path from the site root, with a backslash', 'a();\n//# sourceMappingURL=\\\\app.js.map\n', 'app.js', { kind: 'unusable' }],
   ])('%s', (_name, text, file, expected) => {
     expect(mapReferenceOf(text, file)).toEqual(expected);
@@ -117,6 +122,12 @@ describe('disable comments in an original source', () => {
     expect(targets('/* pipeline-tool-disable-next-line\n   dialog-call */\nalert(1);\n')).toEqual([{ line: 1, column: 1, target: 3, ruleIds: ['dialog-call'] }]);
   });
 
+  it('reads a directive right after the opener, and counts its column from its own line, past an emoji on a line above', () => {
+    expect(targets('const a = "\u{1F600}";\n  //pipeline-tool-disable-next-line browser-storage\nlocalStorage.clear();\n')).toEqual([
+      { line: 2, column: 3, target: 3, ruleIds: ['browser-storage'] },
+    ]);
+  });
+
   it('finds every comment in a file, the first at its very start and the last at its very end', () => {
     expect(targets('// pipeline-tool-disable-next-line\na();\n// pipeline-tool-disable-next-line dialog-call')).toEqual([
       { line: 1, column: 1, target: 2, ruleIds: [] },
@@ -156,6 +167,14 @@ describe('columns between characters and UTF-16 units', () => {
     expect([1, 2, 3, 4, 5].map((column) => utf16Offset(line, column))).toEqual([0, 1, 3, 4, 6]);
     expect([0, 1, 3, 4, 6].map((offset) => codePointColumn(line, offset))).toEqual([1, 2, 3, 4, 5]);
   });
+  it('takes as a pair only a high surrogate (D800 to DBFF) then a low one (DC00 to DFFF), at the edges of both ranges', () => {
+    const pairs = '\uD800\uDC00\uDBFF\uDFFF';
+    expect(codePointColumn(pairs, 4)).toBe(3);
+    expect(utf16Offset(pairs, 3)).toBe(4);
+    // Not pairs: a low surrogate first, a high one after a high one, a character below or above the ranges.
+    for (const line of ['\uDC00\uD800', '\uD800\uD800', '\uD7FF\uDC00', '\uDC00\uDC00', '\uD800\uE000']) expect(codePointColumn(line, 2)).toBe(3);
+  });
+
   it('counts on past the end of a line with a character outside the BMP', () => {
     expect(utf16Offset('\u{1F600}a', 9)).toBe(3);
     expect(codePointColumn('\u{1F600}a', 5)).toBe(5);
