@@ -258,6 +258,7 @@ describe('the map of a built file, for the bundle report', () => {
     const read = readMapInside(folder);
     expect(await findSourceMap('app.js', 'a();\n//# sourceMappingURL=https://example.com/app.js.map\n', folder, read)).toBeNull();
     for (const file of ['missing.js', 'deep.js', 'bad.js', 'other.js', 'big.js']) expect(await findSourceMap(file, 'a();\n', folder, read)).toBeNull();
+    for (const json of ['null', '3', '[]', '"map"']) expect(await findSourceMap('app.js', 'a();\n', folder, async () => json)).toBeNull();
   });
 
   it('passes on what goes wrong in reading the map otherwise', async () => {
@@ -311,5 +312,62 @@ describe('the placer, further', () => {
   it('reads a relative name from the project\u2019s folder when the map\u2019s sourceRoot is null', async () => {
     const placer = placerFor({ ...plain('AAAA'), sources: ['src/a.ts'], sourceRoot: null }, 'a\n');
     expect(await placer.place('app.js', 1, 1)).toEqual({ file: 'src/a.ts', line: 1, column: 1 });
+  });
+});
+
+describe('where the placer looks for a built file\u2019s map', () => {
+  /** A placer over `file` with text `built`, whose map reader serves `maps` (path → map) and records what it is asked. */
+  function looking(built: string, maps: Record<string, object>) {
+    const asked: [string, boolean][] = [];
+    const placer = createSourcePlacer({
+      ...project(),
+      readBuilt: async () => built,
+      readMap: async (file, named) => {
+        asked.push([file, named]);
+        return maps[file] === undefined ? undefined : JSON.stringify(maps[file]);
+      },
+    });
+    return { placer, asked };
+  }
+
+  it('the file its comment names, said to be named; else the .map beside it, said not to be', async () => {
+    const named = looking('a\n//# sourceMappingURL=maps/app.map\n', { 'maps/app.map': { ...plain('AAAA'), sources: ['../../src/a.ts'] }, 'app.js.map': plain('AACA') });
+    expect(await named.placer.place('app.js', 1, 1)).toEqual({ file: 'src/a.ts', line: 1, column: 1 });
+    expect(named.asked).toEqual([['maps/app.map', true]]);
+    const beside = looking('a\n', { 'app.js.map': plain('AAAA') });
+    expect(await beside.placer.place('app.js', 1, 1)).toEqual({ file: 'src/a.ts', line: 1, column: 1 });
+    expect(beside.asked).toEqual([['app.js.map', false]]);
+  });
+
+  it('the map inline in its comment, resolving sources from the built file\u2019s folder', async () => {
+    const inline = `a\n//# sourceMappingURL=data:application/json;base64,${Buffer.from(JSON.stringify(plain('AAAA'))).toString('base64')}\n`;
+    const { placer, asked } = looking(inline, {});
+    expect(await placer.place('app.js', 1, 1)).toEqual({ file: 'src/a.ts', line: 1, column: 1 });
+    expect(asked).toEqual([]);
+  });
+
+  it('nowhere for a comment that names nothing usable, even with a map beside the file', async () => {
+    const { placer, asked } = looking('a\n//# sourceMappingURL=https://example.com/app.js.map\n', { 'app.js.map': plain('AAAA') });
+    expect(await placer.place('app.js', 1, 1)).toBeUndefined();
+    expect(asked).toEqual([]);
+  });
+
+  it('nowhere outside the built folder, for a built file named outside it', async () => {
+    const { placer, asked } = looking('a\n', { '../app.js.map': plain('AAAA') });
+    expect(await placer.place('../app.js', 1, 1)).toBeUndefined();
+    expect(asked).toEqual([]);
+  });
+});
+
+describe('the placer\u2019s last checks', () => {
+  it('places no column between two characters', async () => {
+    const placer = placerFor(plain('AAAA,CAAC,CAAC'));
+    expect(await placer.place('app.js', 1, 1.5)).toBeUndefined();
+    expect(await placer.place('app.js', 1, 2)).toEqual({ file: 'src/a.ts', line: 1, column: 2 });
+  });
+
+  it('reads a webpack:// name as written, so a `..` in it still climbs out of the project', async () => {
+    const placer = placerFor({ ...plain('AAAA'), sources: ['webpack://my-app/../src/a.ts'] }, 'a\n');
+    expect(await placer.place('app.js', 1, 1)).toBeUndefined();
   });
 });
