@@ -125,6 +125,8 @@ describe('the built bytes a map is read for', () => {
     const { root, folder } = project({ 'a.js': BUILT });
     const placement = await placeAtSources([finding('a.js')], bundle('folder', folder, { 'a.js': { text: BUILT, entry: { declaredSize: BUILT.length } } }), { root });
     expect(placement!.placed.size).toBe(1);
+    const largest = await placeAtSources([finding('a.js')], bundle('folder', folder, { 'a.js': { text: BUILT, entry: { declaredSize: MAX_MAP_BYTES } } }), { root });
+    expect(largest!.placed.size).toBe(1);
   });
 
   it('of a zip, are read through the maps of the folder it was packed from, when the folder holds the same bytes', async () => {

@@ -60,6 +60,7 @@ describe('mappingsFault', () => {
     ['ggggggA', 1, 'its mappings hold a number of more than 6 digits at character 7, too large for a position'],
     ['AA!A', 1, 'its mappings hold "!" at character 3, which is not a base64 digit'],
     ['AA\u00e9A', 1, 'its mappings hold "\u00e9" at character 3, which is not a base64 digit'],
+    ['AA\u0080A', 1, 'its mappings hold "\u0080" at character 3, which is not a base64 digit'],
     ['AAAA;AAAA', 1, 'its mappings describe more lines than the 1 the file has'],
     ['AAAA;', 1, 'its mappings describe more lines than the 1 the file has'],
   ])('%s is not, for a file of %d lines', (mappings, lines, fault) => {
@@ -83,6 +84,11 @@ describe('the mappings of an indexed map\u2019s sections', () => {
     expect(await placer.place('app.js', 2, 1)).toEqual({ file: 'src/a.ts', line: 1, column: 1 });
     expect(await placer.place('app.js', 3, 1)).toEqual({ file: 'src/a.ts', line: 2, column: 1 });
     expect(placer.notes()).toEqual([]);
+  });
+
+  it('from the first line, for a section at line 0', async () => {
+    const placer = placerFor(indexed(0, 'AAAA;AACA'), 'abc\nde\n');
+    expect(await placer.place('app.js', 2, 1)).toEqual({ file: 'src/a.ts', line: 2, column: 1 });
   });
 
   it('and no more', async () => {
@@ -360,6 +366,11 @@ describe('where the placer looks for a built file\u2019s map', () => {
 });
 
 describe('the placer\u2019s last checks', () => {
+  it('places nothing on a built line without mappings', async () => {
+    const placer = placerFor(plain('AAAA;'), 'a\nb\n');
+    expect(await placer.place('app.js', 2, 1)).toBeUndefined();
+  });
+
   it('places no column between two characters', async () => {
     const placer = placerFor(plain('AAAA,CAAC,CAAC'));
     expect(await placer.place('app.js', 1, 1.5)).toBeUndefined();

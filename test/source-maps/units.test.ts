@@ -126,6 +126,9 @@ describe('disable comments in an original source', () => {
     expect(targets('const a = "\u{1F600}";\n  //pipeline-tool-disable-next-line browser-storage\nlocalStorage.clear();\n')).toEqual([
       { line: 2, column: 3, target: 3, ruleIds: ['browser-storage'] },
     ]);
+    expect(targets('"\u{1F600}";\n  // pipeline-tool-disable-next-line browser-storage\nlocalStorage.clear();\n')).toEqual([
+      { line: 2, column: 3, target: 3, ruleIds: ['browser-storage'] },
+    ]);
   });
 
   it('finds every comment in a file, the first at its very start and the last at its very end', () => {
