@@ -102,5 +102,10 @@ describe('nestingOf', () => {
     expect(nestingOf('{"a": [1, {"b": "[[[{{{"}], "c\\\\\\"[": []}')).toBe(3);
     expect(nestingOf('[]')).toBe(1);
     expect(nestingOf('"x"')).toBe(0);
+    // An escaped quote does not end a string; an escaped backslash before a quote does not escape it.
+    expect(nestingOf('"\\"[[[[["')).toBe(0);
+    expect(nestingOf('["\\\\", [[]]]')).toBe(3);
+    // A string left open ends the text.
+    expect(nestingOf('[{"a')).toBe(2);
   });
 });
