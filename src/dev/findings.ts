@@ -7,6 +7,7 @@ import { summarise, type Report } from '../core/problem.js';
 import { limitsOf, sizeLine, type BundleLimits } from '../core/report/limits.js';
 import type { ServedProblem } from '../core/served/check-module.js';
 import { validateBundle, type ValidateOptions } from '../core/validate.js';
+import { leavesFolder } from '../core/relative-path.js';
 
 /**
  * The validation report of the tool folder, with what its zip would use of each marketplace limit
@@ -123,5 +124,5 @@ function inside(root: string, target: string | null): string | null {
     // Not there (yet): compare the path as given.
   }
   const relative = path.relative(path.resolve(root), real).split(path.sep).join('/');
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : null;
+  return relative !== '' && !leavesFolder(relative) ? relative : null;
 }

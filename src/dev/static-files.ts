@@ -5,6 +5,7 @@ import path from 'node:path';
 import { openRegularFile } from '../core/regular-file.js';
 import { commonHeaders, sendText } from './http-utils.js';
 import { injectSdkScript } from './inject-sdk.js';
+import { leavesFolder } from '../core/relative-path.js';
 
 /*
  * Serves the tool folder to the tool's frame. The request path is untrusted: it is decoded one
@@ -75,7 +76,7 @@ export function readRequestPath(target: string): PathRequest {
 /** True when `child` is `root` itself or lies inside it; both must be real, absolute paths. */
 export function isInside(root: string, child: string): boolean {
   const relative = path.relative(root, child);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  return !leavesFolder(relative);
 }
 
 /** Opens the file the segments name, or undefined when it is missing, hidden, outside or not a file. */

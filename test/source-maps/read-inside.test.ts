@@ -27,6 +27,16 @@ describe('a path inside a folder, by its name', () => {
     expect(pathInside('/p', '/p/a/../b.js')).toBe(path.resolve('/p/b.js'));
   });
 
+  it('may be in a folder whose name begins with two dots', async () => {
+    expect(pathInside('/p', '..cache/a.js')).toBe(path.resolve('/p/..cache/a.js'));
+    expect(pathInside('/p', '...')).toBe(path.resolve('/p/...'));
+    const { root } = layout();
+    mkdirSync(path.join(root, '..cache'));
+    writeFileSync(path.join(root, '..cache', 'b.txt'), 'kept');
+    expect(await isFileInside(root, path.join(root, '..cache', 'b.txt'))).toBe(true);
+    expect((await readInside(root, path.join(root, '..cache', 'b.txt'), 100))?.toString()).toBe('kept');
+  });
+
   it('is not the folder itself, its parent, a sibling, or a path elsewhere', () => {
     expect(pathInside('/p', '.')).toBeUndefined();
     expect(pathInside('/p', '/p')).toBeUndefined();

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { showName } from '../../core/format-bytes.js';
 import type { Problem, Report } from '../../core/problem.js';
+import { leavesFolder } from '../../core/relative-path.js';
 
 export interface FormatOptions {
   colour: boolean;
@@ -45,7 +46,7 @@ export function repositoryBase(report: Report, options: FormatOptions): string {
   if (options.workspace === undefined) return options.cwd;
   const workspace = path.resolve(options.cwd, options.workspace);
   const inside = path.relative(workspace, bundle);
-  return !inside.startsWith('..') && !path.isAbsolute(inside) ? workspace : options.cwd;
+  return !leavesFolder(inside) ? workspace : options.cwd;
 }
 
 /**

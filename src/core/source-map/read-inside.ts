@@ -1,6 +1,7 @@
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { openRegularFile } from '../regular-file.js';
+import { leavesFolder } from '../relative-path.js';
 
 /**
  * `target` (absolute, or relative to `root`) as a path inside `root`, or undefined when it lies
@@ -9,7 +10,7 @@ import { openRegularFile } from '../regular-file.js';
 export function pathInside(root: string, target: string): string | undefined {
   const absolute = path.resolve(root, target);
   const relative = path.relative(root, absolute);
-  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+  if (relative === '' || leavesFolder(relative)) return undefined;
   return absolute;
 }
 

@@ -7,6 +7,7 @@ import { ALLOWED_EXTENSIONS } from '../../../core/paths.js';
 import { listLeftOut } from '../../formatters/left-out.js';
 import { sizeLine } from '../../../core/report/limits.js';
 import { measures, type PackOutputOptions } from './limits.js';
+import { leavesFolder } from '../../../core/relative-path.js';
 
 /** The human summary: where the zip went, its checksum, the size line, and what was left out. */
 export function formatPackText(result: PackResult, options: PackOutputOptions): string {
@@ -62,5 +63,5 @@ function countByReason(entries: readonly ExcludedEntry[]): string {
 /** A path relative to the working folder when it lies inside it, absolute otherwise. */
 function showPath(file: string, cwd: string): string {
   const relative = path.relative(cwd, file);
-  return showName(relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file);
+  return showName(relative && !leavesFolder(relative) ? relative : file);
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { effectiveSettings } from '../../../core/config/settings.js';
 import { UsageError } from '../../errors.js';
 import type { Target } from '../../project.js';
+import { leavesFolder } from '../../../core/relative-path.js';
 
 /**
  * `--print-config <file>`, as eslint has it: every rule with the setting that applies to that
@@ -18,7 +19,7 @@ export async function printConfig(file: string, target: Target, cwd: string): Pr
   let inside: string;
   if (isFolder) {
     const relative = path.relative(target.path, path.resolve(cwd, file));
-    if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) {
+    if (relative === '' || leavesFolder(relative)) {
       throw new UsageError(`${file} is not a file inside the tool folder ${target.shown}; --print-config takes a path such as ${path.join(target.shown, 'app.js')}.`);
     }
     inside = relative.split(path.sep).join('/');
