@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mapReferenceOf } from '../../src/core/source-map/map-reference.js';
 import { silencedLines, sourceDirectives } from '../../src/core/source-map/source-directives.js';
@@ -199,7 +200,29 @@ describe('where lines start', () => {
     ['one long line', `${'x'.repeat(100_000)}\n`, [0, 100_001]],
     ['no line break', 'abc', [0]],
     ['nothing', '', [0]],
+    ['a break first', '\nab\n', [0, 1, 4]],
+    ['a CR first, then an LF later', '\rab\nc', [0, 1, 4]],
+    ['an LF first, then a CR later', '\nab\rc', [0, 1, 4]],
   ])('%s', (_name, text, starts) => {
     expect(lineStartsOf(text)).toEqual(starts);
+  });
+
+  it('as a reading of every character finds them, in any mix of breaks', () => {
+    /** The plain way: one character at a time, CRLF as one break. */
+    const reference = (text: string) => {
+      const starts = [0];
+      for (let i = 0; i < text.length; i++) {
+        if (text[i] === '\r' && text[i + 1] === '\n') i++;
+        if (text[i] === '\n' || text[i] === '\r') starts.push(i + 1);
+      }
+      return starts;
+    };
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('a', '\n', '\r', '\r\n'), { maxLength: 30 }), (parts) => {
+        const text = parts.join('');
+        expect(lineStartsOf(text)).toEqual(reference(text));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
