@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { bytesBySource, type SourcePart } from '../../src/core/source-map/source-bytes.js';
 import { COMPRESSION_LEVEL } from '../../src/core/shipment/shipment.js';
 import { compressContent, storedSizeOf } from '../../src/core/shipment/zip-size.js';
+import { vlq } from '../helpers/vlq.js';
 
 /*
  * How a built file is shared out among its sources, against a reference that decides the owner of
@@ -14,20 +15,6 @@ import { compressContent, storedSizeOf } from '../../src/core/shipment/zip-size.
  * this checks character by character, for plain maps (read in place) and index maps (decoded by
  * trace-mapping) alike.
  */
-
-const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-function vlq(n: number): string {
-  let value = n < 0 ? (-n << 1) | 1 : n << 1;
-  let out = '';
-  do {
-    let digit = value & 31;
-    value >>>= 5;
-    if (value > 0) digit |= 32;
-    out += DIGITS[digit];
-  } while (value > 0);
-  return out;
-}
 
 const SOURCES = ['src/a.ts', 'src/b.ts', 'node_modules/c/index.js'];
 const URL = 'file:///project/dist/app.js.map';

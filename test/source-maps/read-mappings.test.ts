@@ -8,6 +8,7 @@ import { bytesBySource } from '../../src/core/source-map/source-bytes.js';
 import { createSourcePlacer } from '../../src/core/source-map/source-placer.js';
 import { readMappings } from '../../src/core/source-map/read-mappings.js';
 import { tempDir } from '../helpers/bundles.js';
+import { vlq } from '../helpers/vlq.js';
 
 /** A map's decoded mappings, as trace-mapping takes them: per line, per segment, 1, 4 or 5 numbers. */
 type DecodedMappings = number[][][];
@@ -36,21 +37,6 @@ async function decodeMappings(mappings: string, signal?: AbortSignal): Promise<D
  * is heard), and read exactly as trace-mapping's own decoder reads them: what it would read
  * otherwise than as written is left to it.
  */
-
-const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-/** One base64 VLQ number. */
-function vlq(n: number): string {
-  let value = n < 0 ? (-n << 1) | 1 : n << 1;
-  let out = '';
-  do {
-    let digit = value & 31;
-    value >>>= 5;
-    if (value > 0) digit |= 32;
-    out += DIGITS[digit];
-  } while (value > 0);
-  return out;
-}
 
 /** Lines of segments of 1, 4 or 5 numbers (deltas, some negative, columns not always in order), written as `mappings`. */
 const wellFormed = fc
