@@ -26,6 +26,18 @@ describe('mappings decoded a line at a time', () => {
     expect([...unsorted.decoded.keys()]).toEqual([1]);
   });
 
+  it('reads a one-number segment at the very end of the mappings as naming no source, in a sorted line and in one decoded whole', () => {
+    const sorted = indexMappings('AAAA,C');
+    expect(segmentAt(sorted, 0, 0)).toEqual({ source: 0, line: 0, column: 0 });
+    expect(segmentAt(sorted, 0, 1)).toBeNull();
+    expect(segmentAt(sorted, 0, 9)).toBeNull();
+    // Column 2 (a source), then column 0 with only a column: out of order, so decoded whole.
+    const unsorted = indexMappings('EAAA,F');
+    expect(segmentAt(unsorted, 0, 0)).toBeNull();
+    expect(segmentAt(unsorted, 0, 1)).toBeNull();
+    expect(segmentAt(unsorted, 0, 2)).toEqual({ source: 0, line: 0, column: 0 });
+  });
+
   /** A segment: its column, and (unless it has only that) source, line, column and maybe a name. */
   const segment = fc.oneof(
     fc.tuple(fc.nat(400)),

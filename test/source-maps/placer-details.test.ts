@@ -290,6 +290,23 @@ describe('the placer, further', () => {
     await expect(placer.sitesOf('app.js', () => true, () => 'x')).rejects.toBe(reason);
   });
 
+  it('rejects with the abort that arrives while a map is being read, rather than leaving the file unplaced', async () => {
+    const controller = new AbortController();
+    const reason = new Error('stop');
+    const where = project();
+    const placer = createSourcePlacer({
+      ...where,
+      signal: controller.signal,
+      readBuilt: async () => 'a\n',
+      readMap: async () => {
+        controller.abort(reason);
+        throw new Error('read cut short');
+      },
+    });
+    await expect(placer.place('app.js', 1, 1)).rejects.toBe(reason);
+    expect(placer.notes()).toEqual([]);
+  });
+
   it('leaves a map that is not JSON unused, without a note', async () => {
     const where = project();
     const placer = createSourcePlacer({ ...where, readBuilt: async () => 'a\n', readMap: async () => '{"version": 3,' });

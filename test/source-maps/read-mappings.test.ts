@@ -59,6 +59,9 @@ describe('decodeMappings', () => {
   it.each([
     ['a character that is no base64 digit', 'AAAA;AA*A'],
     ['a number cut short', 'AAAA;AAg'],
+    ['a number cut short after a whole segment', 'AAAAg'],
+    ['a character past ASCII, where a digit would end a segment', 'AAA\u00e9'],
+    ['character 128', 'AAA\u0080'],
     ['a segment of 2 numbers', 'AA;AAAA'],
     ['a segment of 3 numbers', 'AAAA,AAA'],
     ['a segment of 6 numbers', 'AAAAAA'],

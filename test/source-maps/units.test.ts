@@ -130,6 +130,10 @@ describe('disable comments in an original source', () => {
     expect(targets('"\u{1F600}";\n  // pipeline-tool-disable-next-line browser-storage\nlocalStorage.clear();\n')).toEqual([
       { line: 2, column: 3, target: 3, ruleIds: ['browser-storage'] },
     ]);
+    // The emoji at the file's very start: counted from the file rather than the line, column 3 would read as 2.
+    expect(targets('\u{1F600};\n  // pipeline-tool-disable-next-line browser-storage\nlocalStorage.clear();\n')).toEqual([
+      { line: 2, column: 3, target: 3, ruleIds: ['browser-storage'] },
+    ]);
   });
 
   it('finds every comment in a file, the first at its very start and the last at its very end', () => {
