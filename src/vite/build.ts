@@ -17,7 +17,7 @@ import { readProjectSettings, type ProjectSettings } from './project.js';
 
 const PREFIX = '[pipeline-tool]';
 
-export function buildPlugin(validate: boolean, verbose = false, failure: Failure): Plugin {
+export function buildPlugin(validate: boolean, verbose: boolean, failure: Failure): Plugin {
   let config: ResolvedConfig;
   let project: ProjectSettings;
   return {
@@ -94,8 +94,9 @@ function buildDefaults(user: UserConfig): UserConfig {
   };
 }
 
+/** Vite resolves an empty base to "./" as well. */
 function checkBase(config: ResolvedConfig): void {
-  if (config.base === './' || config.base === '') return;
+  if (config.base === './') return;
   throw new BuildFailure(
     `${PREFIX} base is "${config.base}", but a tool's files are served from an address nobody knows in advance, so every path must be relative. Remove base from the Vite config, or set it to "./".`,
   );

@@ -99,6 +99,9 @@ describe('the config pipeline-tool/vite gives Vite', () => {
     expect(logger.text('warn')).toBe(
       '[pipeline-tool] pipeline-tool.config.json names "out" as the tool folder, but Vite builds into app/web, so pipeline-tool validate and pack would not see this build. Set "source": "app/web".',
     );
+    // The project's own folder as the source reads as ".".
+    const itself = await resolved({}, { ...TINY, 'pipeline-tool.config.json': JSON.stringify({ source: '.' }) });
+    expect(itself.logger.text('warn')).toContain('pipeline-tool.config.json names "." as the tool folder, but Vite builds into dist,');
     for (const files of [TINY, { ...TINY, 'pipeline-tool.config.json': JSON.stringify({ source: 'dist' }) }, { ...TINY, 'pipeline-tool.config.json': JSON.stringify({ rules: {} }) }]) {
       expect((await resolved({}, files)).logger.lines).toEqual([]);
     }
@@ -176,6 +179,24 @@ describe('a build of a tiny project', () => {
       expect.stringMatching(/^\[pipeline-tool\] src\/main\.ts:1:1: .* \(dialog-call, built: out\/tool\/assets\/index-[\w-]+\.js:\d+:\d+\)$/),
       expect.stringMatching(/^\[pipeline-tool\] src\/main\.ts:2:1: .* \(dialog-call, built: out\/tool\/assets\/index-[\w-]+\.js:\d+:\d+\)$/),
     ]);
+  });
+
+  it('checks the folder Rolldown writes to when the author’s output.dir points elsewhere', async () => {
+    const root = viteProject({ ...TINY, 'src/main.ts': "alert('a');\n" });
+    const logger = captureLogger();
+    await build({ root, configFile: false, customLogger: logger, logLevel: 'info', plugins: pipeline(), build: { rolldownOptions: { output: { dir: path.join(root, 'elsewhere') } } } });
+    expect(written(root, 'elsewhere')).toContain('index.html');
+    expect(logger.text('info')).toContain('[pipeline-tool] elsewhere/ passes pipeline-tool validate with 1 warning.');
+    expect(warnings(logger).join('\n')).toMatch(/\(dialog-call, built: elsewhere\/assets\/index-[\w-]+\.js:\d+:\d+\)$/);
+  });
+
+  it('rewrites the tags of the built page after every other plugin’s hook has added its own', async () => {
+    const later: Plugin = { name: 'adds-a-stylesheet', transformIndexHtml: (html) => html.replace('</head>', '<link rel="stylesheet" crossorigin href="./extra.css"></head>') };
+    const { root, error } = await tinyBuild({ ...TINY, 'public/extra.css': 'p { color: red; }\n' }, {}, [...pipeline(), later]);
+    expect(error).toBeUndefined();
+    const html = readFileSync(path.join(root, 'dist', 'index.html'), 'utf8');
+    expect(html).toContain('<link rel="stylesheet" href="./extra.css">');
+    expect(html).not.toContain('crossorigin');
   });
 
   it('shows an unplaced finding in the built file, at its line and column', async () => {
@@ -371,6 +392,30 @@ describe('a build through Vite’s builder', () => {
     await again.buildApp();
     expect(written(root)).toContain('index.html');
     expect(logger.text('info')).toContain('[pipeline-tool] dist/ passes pipeline-tool validate.');
+  });
+
+  it('keeps the failure for the end while another plugin’s buildApp builds the app, builds nothing twice, and throws after every other buildApp hook', async () => {
+    const { 'public/manifest.json': _manifest, ...unnamed } = TINY;
+    const root = viteProject(unnamed);
+    const ran: string[] = [];
+    const builds: Plugin = {
+      name: 'builds-the-app',
+      async buildApp(builder) {
+        ran.push('builds the app');
+        for (const environment of Object.values(builder.environments)) await builder.build(environment);
+      },
+    };
+    const counts: Plugin = { name: 'counts-builds', buildStart: () => void ran.push('build') };
+    const after: Plugin = { name: 'runs-after', buildApp: async () => void ran.push('after') };
+    const builder = await createBuilder({ root, configFile: false, customLogger: captureLogger(), logLevel: 'info', plugins: [builds, counts, ...pipeline(), after] });
+    const error = await builder.buildApp().then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    // Thrown by the plugin itself, not inside Rolldown's error from the other plugin's build.
+    expect(error).toBeInstanceOf(BuildFailure);
+    expect((error as Error).message).toMatch(/^\[pipeline-tool\] dist\/ would be refused: 1 error/);
+    expect(ran).toEqual(['builds the app', 'build', 'after']);
   });
 
   it('throws validate’s errors the same way', async () => {
