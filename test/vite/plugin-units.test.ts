@@ -295,8 +295,9 @@ describe('assets of a refused type in a tiny build', () => {
   it('lists each refused asset, sorted importers, one user of two, and a file of no known type', async () => {
     const { error } = await tinyBuild({
       ...TINY,
-      'src/main.ts': "import a from './a.gif';\nimport b from './b.webp?url';\nimport './other';\nimport './styles.css';\ndocument.body.dataset.x = a + b;\n",
-      'src/other.ts': "import a from './a.gif';\ndocument.body.dataset.y = a;\n",
+      // The author's files are named in order, not as they came (src/main.ts asks first).
+      'src/main.ts': "import a from './a.gif';\nimport b from './b.webp?url';\nimport './aside';\nimport './styles.css';\ndocument.body.dataset.x = a + b;\n",
+      'src/aside.ts': "import a from './a.gif';\ndocument.body.dataset.y = a;\n",
       'src/styles.css': "body { background: url('./c.bmp#x'); }\n",
       'src/a.gif': bytes(5000),
       'src/b.webp': bytes(5001),
@@ -305,7 +306,7 @@ describe('assets of a refused type in a tiny build', () => {
     const lines = failureOf(error)?.split('\n') ?? [];
     expect(lines[0]).toBe('[pipeline-tool] the marketplace would refuse 3 assets of this build:');
     expect(lines.slice(1, 4).sort()).toEqual([
-      '  src/a.gif (imported by src/main.ts, src/other.ts): .gif is not accepted by the marketplace, and at 5000 bytes it is too large to inline (over 4096); convert it to .png.',
+      '  src/a.gif (imported by src/aside.ts, src/main.ts): .gif is not accepted by the marketplace, and at 5000 bytes it is too large to inline (over 4096); convert it to .png.',
       '  src/b.webp (imported by src/main.ts): .webp is not accepted by the marketplace, and at 5001 bytes it is too large to inline (over 4096); convert it to .png or .jpg.',
       '  src/c.bmp (imported by src/styles.css): .bmp is not accepted by the marketplace, and at 5002 bytes it is too large to inline (over 4096); remove it from the bundle.',
     ]);
@@ -315,6 +316,39 @@ describe('assets of a refused type in a tiny build', () => {
     const emit: Plugin = { name: 'emit-gif', generateBundle() { this.emitFile({ type: 'asset', fileName: 'assets/made.gif', source: 'é'.repeat(3000) }); } };
     const { error } = await tinyBuild(TINY, {}, [emit, ...pipeline()]);
     expect(failureOf(error)).toContain('\n  assets/made.gif: .gif is not accepted by the marketplace, and at 6000 bytes it is too large to inline (over 4096); convert it to .png.\n');
+  });
+
+  it('names an asset another plugin emits with its original name by that name, used by none of the author’s files', async () => {
+    const emit: Plugin = { name: 'emit-bmp', generateBundle() { this.emitFile({ type: 'asset', name: 'raw.bmp', originalFileName: 'src/raw.bmp', source: bytes(5000) }); } };
+    const { error } = await tinyBuild(TINY, {}, [emit, ...pipeline()]);
+    expect(failureOf(error)).toContain('\n  src/raw.bmp: .bmp is not accepted by the marketplace, and at 5000 bytes it is too large to inline (over 4096); remove it from the bundle.\n');
+  });
+
+  it('leaves an import nothing resolves to Vite, which names it', async () => {
+    const { error } = await tinyBuild({ ...TINY, 'src/main.ts': "import x from './missing.webp';\ndocument.body.dataset.x = x;\n" });
+    expect(error?.message).toContain('./missing.webp');
+    expect(error?.message).not.toMatch(/TypeError|Cannot read properties/);
+  });
+
+  it('names each of the author’s files whose package imports bring in one asset', async () => {
+    const root = viteProject({ ...TINY, 'src/main.ts': "import 'two-sheets/one.css';\nimport './other';\n", 'src/other.ts': "import 'two-sheets/two.css';\n" });
+    const pkg = path.join(root, 'node_modules', 'two-sheets');
+    mkdirSync(pkg);
+    writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: 'two-sheets', version: '1.0.0' }));
+    for (const [sheet, family] of [['one.css', 'A'], ['two.css', 'B']]) writeFileSync(path.join(pkg, sheet!), `@font-face { font-family: ${family}; src: url('./f.ttf') format('truetype'); }\n`);
+    writeFileSync(path.join(pkg, 'f.ttf'), bytes(6000));
+    const error = await build({ root, configFile: false, customLogger: captureLogger(), logLevel: 'info', plugins: pipeline() }).then(
+      () => undefined,
+      (thrown: Error) => thrown,
+    );
+    expect(failureOf(error)).toContain('\n  node_modules/two-sheets/f.ttf (imported by node_modules/two-sheets/one.css, node_modules/two-sheets/two.css, which src/main.ts, src/other.ts imports): .ttf ');
+  });
+
+  it('reads @font-face rules in stylesheets only, not in a script that holds their text', async () => {
+    const { root, logger, error } = await tinyBuild({ ...TINY, 'src/main.ts': "document.body.dataset.css = \"@font-face { src: url('./f.woff2') format('woff2'), url('./f.woff') format('woff') }\";\n" });
+    expect(error).toBeUndefined();
+    expect(scriptOf(root)).toContain("url('./f.woff') format('woff')");
+    expect(logger.text('info')).not.toContain('left out');
   });
 
   it('names the author’s import that brought in a package’s font, and the inlineLimit that would take it', async () => {
@@ -359,7 +393,8 @@ describe('assets of a refused type in a tiny build', () => {
   });
 
   it('names a package’s stylesheet that lost fallback fonts with the author’s import', async () => {
-    const root = viteProject({ ...TINY, 'src/main.ts': "import 'soft-font/font.css';\n" });
+    // Imported twice: the first import is named.
+    const root = viteProject({ ...TINY, 'src/main.ts': "import 'soft-font/font.css';\nimport './later';\n", 'src/later.ts': "import 'soft-font/font.css';\n" });
     const pkg = path.join(root, 'node_modules', 'soft-font');
     mkdirSync(pkg);
     writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: 'soft-font', version: '1.0.0' }));
