@@ -200,7 +200,7 @@ function describeCall(method: string, outcome: CallOutcome, describeWarning: (wa
 }
 
 /** Vite's own address for the frame: the name it answers to on this machine, its port and base. */
-function frameAddress(config: ResolvedConfig, address: AddressInfo): string {
+export function frameAddress(config: Pick<ResolvedConfig, 'server' | 'base'>, address: Pick<AddressInfo, 'port'>): string {
   const protocol = config.server.https ? 'https' : 'http';
   const given = config.server.host;
   const wildcard = given === true || given === '0.0.0.0' || given === '::' || given === '';

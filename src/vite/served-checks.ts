@@ -132,7 +132,7 @@ export function createServedChecks(options: ServedChecksOptions): ServedChecks {
  * A module's path as served, relative to Vite's root (`src/App.tsx`), without its query;
  * undefined for a module outside the root (`/@fs/…`) or of no file (`/@id/…`, `/@vite/client`).
  */
-function servedPath(url: string): string | undefined {
+export function servedPath(url: string): string | undefined {
   if (!url.startsWith('/') || url.startsWith('/@')) return undefined;
   let decoded: string;
   try {
@@ -140,8 +140,9 @@ function servedPath(url: string): string | undefined {
   } catch {
     return undefined;
   }
+  // An empty path normalizes to ".".
   const normal = path.posix.normalize(decoded);
-  return normal === '.' || normal.startsWith('../') || normal === '' ? undefined : normal;
+  return normal === '.' || normal === '..' || normal.startsWith('../') ? undefined : normal;
 }
 
 const keyOf = (problem: ServedProblem) => JSON.stringify([problem.ruleId, problem.file, problem.line, problem.column, problem.message]);
@@ -150,10 +151,10 @@ const keyOf = (problem: ServedProblem) => JSON.stringify([problem.ruleId, proble
  * Tells the terminal what a module's new check found that the last did not, and that a module's
  * findings went away. Library code's warnings are summed up per package instead (tellOfLibraries).
  */
-function tellOfChanges(
+export function tellOfChanges(
   before: readonly ServedProblem[],
   after: readonly ServedProblem[],
-  options: ServedChecksOptions,
+  options: Pick<ServedChecksOptions, 'logger' | 'onError'>,
   absolute: (problem: ServedProblem) => string | undefined,
 ): void {
   const known = new Set(before.map(keyOf));
@@ -174,7 +175,7 @@ function tellOfChanges(
  * Library warnings, one line per package as validate, pack and the Vite build print them, said once:
  * again only when what a package's line says changes. The host page's panel lists them.
  */
-function tellOfLibraries(problems: readonly ServedProblem[], told: Map<string, string>, options: ServedChecksOptions): void {
+export function tellOfLibraries(problems: readonly ServedProblem[], told: Map<string, string>, options: Pick<ServedChecksOptions, 'logger'>): void {
   const now = new Set<string>();
   for (const line of libraryLines(problems, "the host page's findings panel lists them")) {
     now.add(line.name);
@@ -193,7 +194,8 @@ export function describeServedProblem(problem: ServedProblem): string {
   return `${placeOf(problem)}: ${problem.message} (${problem.ruleId}${served})`;
 }
 
-function byPlace(a: ServedProblem, b: ServedProblem): number {
+/** By file (those without one first), then line, then column. */
+export function byPlace(a: ServedProblem, b: ServedProblem): number {
   const fa = a.file ?? '';
   const fb = b.file ?? '';
   if (fa !== fb) return fa < fb ? -1 : 1;

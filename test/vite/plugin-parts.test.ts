@@ -6,11 +6,16 @@ import { dropRefusedFallbacks } from '../../src/vite/assets.js';
 import { toClassicScripts } from '../../src/vite/classic-scripts.js';
 import { BuildFailure, createFailure, failBuild } from '../../src/vite/failure.js';
 import { readProjectSettings } from '../../src/vite/project.js';
+import { frameAddress } from '../../src/vite/serve.js';
+import { byPlace, servedPath, tellOfChanges, tellOfLibraries } from '../../src/vite/served-checks.js';
+import type { ServedProblem } from '../../src/core/served/check-module.js';
 import { writeFolder } from '../helpers/bundles.js';
 
 /*
  * The Vite plugin's parts that need no Vite: the project file as it reads it, the rewrite of the
- * page's tags, the fallback fonts it drops, and how a failure is raised and printed. They import
+ * page's tags, the fallback fonts it drops, how a failure is raised and printed, and in `vite`
+ * serve the address the host frames, the path a served module is named by, and how the checks of
+ * served modules order their findings and tell the terminal of them. They import
  * nothing of Vite, so `npm run mutate` runs them against a mutant in a fraction of the time a test
  * that builds takes (test/vite/plugin-units.test.ts drives the same parts through real builds).
  */
@@ -137,5 +142,94 @@ describe('failures', () => {
       ['first', true],
       ['watched', true],
     ]);
+  });
+});
+
+describe('while Vite serves', () => {
+  it('frames Vite’s own address: the host it was given, localhost for none or a wildcard, in brackets for IPv6', () => {
+    const address = (host: string | boolean | undefined, https = false) => frameAddress({ server: { host, https: https ? {} : undefined }, base: '/x1/' } as Parameters<typeof frameAddress>[0], { port: 5173 });
+    for (const wildcard of [undefined, true, false, '0.0.0.0', '::', '']) expect(address(wildcard), String(wildcard)).toBe('http://localhost:5173/x1/');
+    expect(address('127.0.0.1')).toBe('http://127.0.0.1:5173/x1/');
+    expect(address('my-box.local')).toBe('http://my-box.local:5173/x1/');
+    expect(address('::1')).toBe('http://[::1]:5173/x1/');
+    expect(address(undefined, true)).toBe('https://localhost:5173/x1/');
+  });
+
+  it('names a served module by its path from Vite’s root, without its query, and nothing outside the root or of no file', () => {
+    expect(servedPath('/src/App.tsx')).toBe('src/App.tsx');
+    expect(servedPath('/src/App.tsx?t=1700000000000')).toBe('src/App.tsx');
+    expect(servedPath('/src/App.vue?vue&type=script&setup=true&lang.ts')).toBe('src/App.vue');
+    expect(servedPath('/src/my%20file.ts#top')).toBe('src/my file.ts');
+    expect(servedPath('/src/a.ts?x=\n#y')).toBe('src/a.ts');
+    expect(servedPath('/src/./parts/../b.ts')).toBe('src/b.ts');
+    for (const outside of ['src/a.ts', '/@fs/home/me/lib/a.ts', '/@vite/client', '/@id/virtual:x', '/', '/.', '/..', '/../a.ts', '/src/../../a.ts', '/%E0%A4%A.ts', '/?x']) {
+      expect(servedPath(outside), outside).toBeUndefined();
+    }
+  });
+
+  const problem = (file: string | undefined, line?: number, column?: number, extra: Partial<ServedProblem> = {}): ServedProblem => ({
+    ruleId: 'dialog-call',
+    severity: 'warning',
+    message: 'm',
+    ...(file === undefined ? {} : { file }),
+    ...(line === undefined ? {} : { line }),
+    ...(column === undefined ? {} : { column }),
+    ...extra,
+  });
+
+  it('orders findings by file, those of no file first, then by line and column, a finding of no line or column first', () => {
+    const place = (p: ServedProblem) => `${p.file ?? '-'}:${p.line ?? '-'}:${p.column ?? '-'}`;
+    const found = [problem('src/b.ts', 2, 1), problem('src/a.ts', 10, 5), problem('src/a.ts', 2, 9), problem(undefined), problem('src/a.ts', 2, 3), problem('src/a.ts', 2), problem('src/a.ts'), problem('src/b.ts', 1, 7)];
+    const expected = ['-:-:-', 'src/a.ts:-:-', 'src/a.ts:2:-', 'src/a.ts:2:3', 'src/a.ts:2:9', 'src/a.ts:10:5', 'src/b.ts:1:7', 'src/b.ts:2:1'];
+    expect([...found].sort(byPlace).map(place)).toEqual(expected);
+    expect([...found].reverse().sort(byPlace).map(place)).toEqual(expected);
+  });
+
+  /** A terminal that keeps what it is told. */
+  const terminal = () => {
+    const lines: string[] = [];
+    const logger = { info: (m: string) => void lines.push(`info ${m}`), warn: (m: string) => void lines.push(`warn ${m}`), error: (m: string) => void lines.push(`error ${m}`) };
+    return { lines, logger: logger as unknown as Parameters<typeof tellOfLibraries>[2]['logger'] };
+  };
+
+  it('tells the terminal of each new finding of a module, an error to the overlay as well, and of those gone', () => {
+    const { lines, logger } = terminal();
+    const overlay: [string, string | undefined][] = [];
+    const options = { logger, onError: (p: ServedProblem, file: string | undefined) => void overlay.push([p.ruleId, file]) };
+    const absolute = (p: ServedProblem) => (p.file === undefined ? undefined : `/root/${p.file}`);
+    const kept = problem('src/a.ts', 1, 1);
+    const error = problem('src/a.ts', 3, 5, { ruleId: 'bridge-tool-type', severity: 'error' });
+    const library = problem('node_modules/x/i.js', 1, 1, { library: true, package: 'x' });
+    tellOfChanges([kept], [kept, error, problem('src/a.ts', 4, 1), library], options, absolute);
+    expect(lines).toEqual(['error [pipeline-tool] src/a.ts:3:5: m (bridge-tool-type)', 'warn [pipeline-tool] src/a.ts:4:1: m (dialog-call)']);
+    expect(overlay).toEqual([['bridge-tool-type', '/root/src/a.ts']]);
+    lines.length = 0;
+    tellOfChanges([kept, error, library], [error], { logger }, absolute);
+    expect(lines).toEqual(['info [pipeline-tool] src/a.ts:1:1: dialog-call is gone.']);
+    lines.length = 0;
+    tellOfChanges([kept, error, problem('src/b.ts', 2)], [], { logger }, absolute);
+    expect(lines).toEqual(['info [pipeline-tool] src/a.ts:1:1, src/a.ts:3:5, src/b.ts:2: 3 findings are gone.']);
+    lines.length = 0;
+    tellOfChanges([kept, library], [kept], { logger }, absolute);
+    tellOfChanges([], [], { logger }, absolute);
+    expect(lines).toEqual([]);
+  });
+
+  it('sums up a package’s warnings in one line, said again only when it changes, and again after the package went', () => {
+    const { lines, logger } = terminal();
+    const told = new Map<string, string>();
+    const warning = (file: string) => problem(`node_modules/keep-store/${file}`, 1, 1, { library: true, package: 'keep-store' });
+    tellOfLibraries([warning('a.js'), problem('src/a.ts', 1, 1)], told, { logger });
+    expect(lines).toEqual([expect.stringMatching(/^warn \[pipeline-tool\] node_modules\/keep-store: 1 dialog-call warning in keep-store \(library code\), not listed \(the host page's findings panel lists them\)/)]);
+    tellOfLibraries([warning('a.js')], told, { logger });
+    expect(lines).toHaveLength(1);
+    tellOfLibraries([warning('a.js'), warning('b.js')], told, { logger });
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/^warn \[pipeline-tool\] node_modules\/keep-store: 2 dialog-call warnings in keep-store/);
+    tellOfLibraries([], told, { logger });
+    expect(told.size).toBe(0);
+    tellOfLibraries([warning('a.js'), warning('b.js')], told, { logger });
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toBe(lines[1]);
   });
 });
