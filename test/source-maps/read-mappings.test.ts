@@ -58,6 +58,7 @@ describe('decodeMappings', () => {
 
   it.each([
     ['a character that is no base64 digit', 'AAAA;AA*A'],
+    ['a character that is no base64 digit where a segment would end whole', 'AAA*A'],
     ['a number cut short', 'AAAA;AAg'],
     ['a number cut short after a whole segment', 'AAAAg'],
     ['a character past ASCII, where a digit would end a segment', 'AAA\u00e9'],
