@@ -203,9 +203,19 @@ function describeCall(method: string, outcome: CallOutcome, describeWarning: (wa
 export function frameAddress(config: Pick<ResolvedConfig, 'server' | 'base'>, address: Pick<AddressInfo, 'port'>): string {
   const protocol = config.server.https ? 'https' : 'http';
   const given = config.server.host;
-  const wildcard = given === true || given === '0.0.0.0' || given === '::' || given === '';
+  // `true`, like no host at all, is not a name.
+  const wildcard = given === '0.0.0.0' || given === '::' || given === '';
   const name = typeof given === 'string' && !wildcard ? given : 'localhost';
   return `${protocol}://${name.includes(':') ? `[${name}]` : name}:${address.port}${config.base}`;
+}
+
+/** What the terminal shows instead of Vite's addresses: the host page, on the network too, and the REST API. */
+export function hostAddressLines(started: Pick<DevServer, 'url' | 'networkUrls' | 'apiUrl' | 'apiKey'>): string {
+  return [
+    `  ➜  Open:      ${started.url}   (the app inside the emulated Pipeline host)`,
+    ...started.networkUrls.map((url) => `  ➜  Network:   ${url}`),
+    `  ➜  REST API:  ${started.apiUrl}${started.apiKey === null ? '' : `   (key ${started.apiKey})`}`,
+  ].join('\n');
 }
 
 /**
@@ -216,14 +226,7 @@ function printHostAddress(server: ViteDevServer, host: Promise<DevServer>): void
   const printViteUrls = server.printUrls.bind(server);
   server.printUrls = () => {
     host.then(
-      (started) => {
-        const lines = [
-          `  ➜  Open:      ${started.url}   (the app inside the emulated Pipeline host)`,
-          ...started.networkUrls.map((url) => `  ➜  Network:   ${url}`),
-          `  ➜  REST API:  ${started.apiUrl}${started.apiKey === null ? '' : `   (key ${started.apiKey})`}`,
-        ];
-        server.config.logger.info(lines.join('\n'));
-      },
+      (started) => server.config.logger.info(hostAddressLines(started)),
       () => printViteUrls(),
     );
   };

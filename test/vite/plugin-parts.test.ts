@@ -6,7 +6,7 @@ import { dropRefusedFallbacks } from '../../src/vite/assets.js';
 import { toClassicScripts } from '../../src/vite/classic-scripts.js';
 import { BuildFailure, createFailure, failBuild } from '../../src/vite/failure.js';
 import { readProjectSettings } from '../../src/vite/project.js';
-import { frameAddress } from '../../src/vite/serve.js';
+import { frameAddress, hostAddressLines } from '../../src/vite/serve.js';
 import { byPlace, servedPath, tellOfChanges, tellOfLibraries } from '../../src/vite/served-checks.js';
 import type { ServedProblem } from '../../src/core/served/check-module.js';
 import { writeFolder } from '../helpers/bundles.js';
@@ -155,6 +155,18 @@ describe('while Vite serves', () => {
     expect(address(undefined, true)).toBe('https://localhost:5173/x1/');
   });
 
+  it('prints the host page’s address, its addresses on the network, and the REST API with its key when it has one', () => {
+    const started = { url: 'http://localhost:4100/', networkUrls: [] as string[], apiUrl: 'http://localhost:4100/api/', apiKey: null as string | null };
+    expect(hostAddressLines(started)).toBe('  ➜  Open:      http://localhost:4100/   (the app inside the emulated Pipeline host)\n  ➜  REST API:  http://localhost:4100/api/');
+    const shared = { ...started, networkUrls: ['http://192.168.1.5:4100/', 'http://10.0.0.2:4100/'], apiKey: 'k-123' };
+    expect(hostAddressLines(shared).split('\n')).toEqual([
+      '  ➜  Open:      http://localhost:4100/   (the app inside the emulated Pipeline host)',
+      '  ➜  Network:   http://192.168.1.5:4100/',
+      '  ➜  Network:   http://10.0.0.2:4100/',
+      '  ➜  REST API:  http://localhost:4100/api/   (key k-123)',
+    ]);
+  });
+
   it('names a served module by its path from Vite’s root, without its query, and nothing outside the root or of no file', () => {
     expect(servedPath('/src/App.tsx')).toBe('src/App.tsx');
     expect(servedPath('/src/App.tsx?t=1700000000000')).toBe('src/App.tsx');
@@ -179,8 +191,8 @@ describe('while Vite serves', () => {
 
   it('orders findings by file, those of no file first, then by line and column, a finding of no line or column first', () => {
     const place = (p: ServedProblem) => `${p.file ?? '-'}:${p.line ?? '-'}:${p.column ?? '-'}`;
-    const found = [problem('src/b.ts', 2, 1), problem('src/a.ts', 10, 5), problem('src/a.ts', 2, 9), problem(undefined), problem('src/a.ts', 2, 3), problem('src/a.ts', 2), problem('src/a.ts'), problem('src/b.ts', 1, 7)];
-    const expected = ['-:-:-', 'src/a.ts:-:-', 'src/a.ts:2:-', 'src/a.ts:2:3', 'src/a.ts:2:9', 'src/a.ts:10:5', 'src/b.ts:1:7', 'src/b.ts:2:1'];
+    const found = [problem('src/b.ts', 2, 1), problem('App.tsx', 3, 1), problem('src/a.ts', 10, 5), problem('src/a.ts', 2, 9), problem(undefined), problem('src/a.ts', 2, 3), problem('src/a.ts', 2), problem('src/a.ts'), problem('src/b.ts', 1, 7)];
+    const expected = ['-:-:-', 'App.tsx:3:1', 'src/a.ts:-:-', 'src/a.ts:2:-', 'src/a.ts:2:3', 'src/a.ts:2:9', 'src/a.ts:10:5', 'src/b.ts:1:7', 'src/b.ts:2:1'];
     expect([...found].sort(byPlace).map(place)).toEqual(expected);
     expect([...found].reverse().sort(byPlace).map(place)).toEqual(expected);
   });
