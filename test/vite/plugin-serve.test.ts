@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import path from 'node:path';
 import { createServer, resolveConfig, type InlineConfig, type Plugin, type ViteDevServer } from 'vite';
@@ -270,6 +271,17 @@ describe('vite with pipeline-tool/vite, over HTTP', () => {
       expect((plugins[0] as Plugin & { servedChecks: () => unknown }).servedChecks()).toBeUndefined();
       const html = await server.transformIndexHtml('/index.html', INDEX);
       expect(html).not.toContain('pipeline:hot-update');
+      // No random path to hide behind: the author's own server answers the opaque origin as it chooses.
+      const own = createHttpServer(server.middlewares);
+      await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = own.address() as { port: number };
+        const answered = await fetch(`http://127.0.0.1:${port}/src/main.ts`, { headers: { Origin: 'null' } });
+        expect(answered.status).toBe(200);
+        expect(await answered.text()).toContain('ready');
+      } finally {
+        await new Promise((resolve) => own.close(resolve));
+      }
     } finally {
       await server.close();
     }
@@ -288,8 +300,9 @@ describe('vite with pipeline-tool/vite, over HTTP', () => {
   });
 
   it('checks nothing as served with checkServed: false', async () => {
-    await closing(await startVite(TOOL, { checkServed: false }), async ({ plugins }) => {
+    await closing(await startVite(TOOL, { checkServed: false }), async ({ plugins, server }) => {
       expect((plugins[0] as Plugin & { servedChecks: () => unknown }).servedChecks()).toBeUndefined();
+      expect((await server.environments['client']!.transformRequest('/src/main.ts'))?.code).toContain('ready');
     });
   });
 });
@@ -363,6 +376,28 @@ describe('the checks of what Vite serves', () => {
       await environment.transformRequest('/src/ask.ts');
       await checksOf(plugins).idle();
       expect(logger.lines.length).toBe(said);
+    });
+  });
+
+  it('use the tool’s manifest (the tool type) and the project file’s rules, and list findings by file and line across modules', async () => {
+    const files = {
+      ...TOOL,
+      'public/manifest.json': JSON.stringify({ ...MANIFEST, type: 'standalone' }),
+      'pipeline-tool.config.json': JSON.stringify({ rules: { 'browser-storage': 'off' } }),
+      'src/main.ts': "import './b';\nalert(1);\n(window as any).pipeline.quotes.addLines([]);\n",
+      'src/b.ts': "localStorage.getItem('k');\nalert(2);\n",
+    };
+    await closing(await startVite(files), async ({ server, plugins, hostUrl }) => {
+      const environment = server.environments['client']!;
+      await environment.transformRequest('/src/main.ts');
+      await environment.transformRequest('/src/b.ts');
+      await checksOf(plugins).idle();
+      const found = (await stateOf(hostUrl)).findings?.served?.problems.map((problem) => [problem.file, problem.line, problem.ruleId]);
+      expect(found).toEqual([
+        ['src/b.ts', 2, 'dialog-call'],
+        ['src/main.ts', 2, 'dialog-call'],
+        ['src/main.ts', 3, 'bridge-tool-type'],
+      ]);
     });
   });
 
