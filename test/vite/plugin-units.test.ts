@@ -374,7 +374,8 @@ describe('assets of a refused type in a tiny build', () => {
   it('says which stylesheets lost fallback fonts, and how many', async () => {
     const face = (name: string) => `@font-face { font-family: ${name}; src: url('./${name}.woff2') format('woff2'), url('./${name}.woff') format('woff'), url('./${name}.ttf'); }\n`;
     const fonts = Object.fromEntries(['a', 'b'].flatMap((name) => [[`src/${name}.woff2`, bytes(50)], [`src/${name}.woff`, bytes(50)], [`src/${name}.ttf`, bytes(50)]]));
-    const two = await tinyBuild({ ...TINY, 'src/main.ts': "import './z.css';\nimport './a.css';\n", 'src/z.css': face('a'), 'src/a.css': face('b'), ...fonts });
+    // src/a.css is read after src/z.css (an import further down the chain), and named first.
+    const two = await tinyBuild({ ...TINY, 'src/main.ts': "import './z.css';\nimport './later';\n", 'src/later.ts': "import './a.css';\n", 'src/z.css': face('a'), 'src/a.css': face('b'), ...fonts });
     expect(two.error).toBeUndefined();
     // The built stylesheet names the .woff2 alone (the small fallbacks would otherwise be inlined).
     const css = readFileSync(path.join(two.root, 'dist', written(two.root).find((file) => file.endsWith('.css'))!), 'utf8');
