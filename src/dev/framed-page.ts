@@ -82,8 +82,14 @@ export function startFramedReload(options: FramedReloadOptions): Watcher[] {
   const { root, manifestFile, session, emit, log } = options;
   let tool = options.tool;
 
+  // Refreshes may overlap (a build writes in bursts): only the one started last, which read the
+  // folder last, is shown.
+  let latest = 0;
   const refreshFindings = async () => {
-    session.setFindings(await collectBuiltFindings(root, options.stateFolder, options.fixturesFile ?? null, options.ruleSettings));
+    const run = ++latest;
+    const findings = await collectBuiltFindings(root, options.stateFolder, options.fixturesFile ?? null, options.ruleSettings);
+    if (run !== latest) return;
+    session.setFindings(findings);
     emit({ type: 'state' });
   };
   const refreshTool = async () => {
@@ -101,6 +107,9 @@ export function startFramedReload(options: FramedReloadOptions): Watcher[] {
   // it, and its going shows as the panel's "not there yet".
   const refresh = () => void refreshFindings().catch(failed);
   const contents = watchFolder(root, { ignore: isIgnoredToolPath, onChange: refresh, onRootGone: refresh });
+  // The first findings were read before the watch began: what a build made or wrote meanwhile
+  // (the folder itself, even) sends no event, so the folder is read once more when it is watched.
+  void contents.ready.then(refresh);
   const manifest = watchFile(manifestFile, () => void refreshTool().catch(failed));
   const watchers: Watcher[] = [contents, manifest];
   if (options.fixturesFile !== undefined) watchers.push(watchFixtures(options.fixturesFile, session, emit, log));

@@ -70,7 +70,7 @@ describe('a fixture file', () => {
 
     const first = await openEvents(server);
     writeFileSync(fixturesFile, productsWith('FIX-TWO'));
-    await waitFor(() => framesOf(first.text(), 'reload').length > 0, 10_000, 'the reload event');
+    await waitFor(() => framesOf(first.text(), 'reload').length > 0, SETTLE_MS, 'the reload event');
     // A save may reach the watcher as two changes; each reload it sets off says why.
     expect(framesOf(first.text(), 'reload')).toEqual(framesOf(first.text(), 'reload').map(() => fixturesChanged));
     expect(framesOf(first.text(), 'notice')).toContainEqual(notice);
@@ -80,7 +80,7 @@ describe('a fixture file', () => {
     first.close();
     const again = await openEvents(server);
     writeFileSync(fixturesFile, productsWith('FIX-THREE'));
-    await waitFor(() => framesOf(again.text(), 'reload').length > 0, 10_000, 'the reload event after the page reloaded');
+    await waitFor(() => framesOf(again.text(), 'reload').length > 0, SETTLE_MS, 'the reload event after the page reloaded');
     again.close();
     expect(framesOf(again.text(), 'reload')).toEqual(framesOf(again.text(), 'reload').map(() => fixturesChanged));
     expect(framesOf(again.text(), 'notice')).toContainEqual(notice);
@@ -193,7 +193,7 @@ describe('a fixture file', () => {
     // Mostly the second save lands while the first is still loading; either way the last one wins.
     await waitFor(async () => (await readState(server))['fixtures'].reloading === true || (await countOf()) !== first, SETTLE_MS, 'the first reload');
     writeFileSync(fixturesFile, productsWith('FIX-LAST'));
-    await waitFor(async () => (await skus(server)).includes('FIX-LAST'), 30_000, 'the last save');
+    await waitFor(async () => (await skus(server)).includes('FIX-LAST'), SETTLE_MS, 'the last save');
     await waitFor(async () => (await readState(server))['fixtures'].reloading === false, SETTLE_MS, 'the reload to end');
     expect(await countOf()).toBe(first);
     expect(await skus(server)).not.toContain('FIX-FIRST');

@@ -102,7 +102,7 @@ describe('startDevServer with a url', () => {
     const findings = await waitFor(async () => {
       const current = (await state())['findings'] as { ok: boolean; report?: { problems: { ruleId: string }[] } };
       return current.ok ? current : undefined;
-    }, 10_000, 'the findings of the first build');
+    }, SETTLE_MS, 'the findings of the first build');
     expect(findings.report?.problems.map((problem) => problem.ruleId)).toContain('dialog-call');
 
     writeFileSync(manifest, JSON.stringify(QUOTING_MANIFEST));

@@ -6,7 +6,7 @@ import { DevServerError } from '../../src/dev/errors.js';
 import { startDevServer } from '../../src/dev/server.js';
 import { tempDir } from '../helpers/bundles.js';
 import { spawnDev } from './dev-process.js';
-import { callBridge, readState, sendRequest, startTestServer, waitFor, writeTool } from './helpers.js';
+import { callBridge, readState, sendRequest, SETTLE_MS, startTestServer, waitFor, writeTool } from './helpers.js';
 
 /*
  * A named pipe opened for reading waits for a writer on one of Node's four file threads. Four
@@ -74,7 +74,7 @@ describe.skipIf(process.platform === 'win32')('dev and named pipes', () => {
     const state = await waitFor(async () => {
       const current = await readState(server);
       return (current['fixtures'] as { error: string | null }).error !== null && current;
-    }, 10_000, 'the fixture error');
+    }, SETTLE_MS, 'the fixture error');
     expect((state['fixtures'] as { error: string }).error).toBe(`${fixturesFile}: it is a named pipe (FIFO), not a regular file; give the path of a JSON file`);
     const skus = ((await callBridge(server, 'products.list', [{ pageSize: 500 }])).value as { items: { sku: string }[] }).items.map((item) => item.sku);
     expect(skus).toContain('FIX-ONE');

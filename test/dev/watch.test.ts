@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isIgnoredToolPath, watchFolder, type Watcher } from '../../src/dev/watch.js';
 import { tempDir } from '../helpers/bundles.js';
-import { waitFor } from './helpers.js';
+import { SETTLE_MS, waitFor } from './helpers.js';
 
 let watcher: Watcher | undefined;
 afterEach(() => watcher?.close());
@@ -24,13 +24,13 @@ describe('watching the tool folder', () => {
     writeFileSync(path.join(root, 'app.js'), '1');
     writeFileSync(path.join(root, 'app.js'), '2');
     writeFileSync(path.join(root, 'styles.css'), '3');
-    await waitFor(() => changes.length > 0, 3_000, 'a change');
+    await waitFor(() => changes.length > 0, SETTLE_MS, 'a change');
     expect(changes[0]!.sort()).toEqual(['app.js', 'styles.css']);
 
     mkdirSync(path.join(root, 'lib'));
-    await waitFor(() => changes.flat().includes('lib'), 3_000, 'the new folder');
+    await waitFor(() => changes.flat().includes('lib'), SETTLE_MS, 'the new folder');
     writeFileSync(path.join(root, 'lib', 'util.js'), 'x');
-    await waitFor(() => changes.flat().includes('lib/util.js'), 3_000, 'a file in the new folder');
+    await waitFor(() => changes.flat().includes('lib/util.js'), SETTLE_MS, 'a file in the new folder');
 
     const count = changes.length;
     writeFileSync(path.join(root, '.pipeline-tool', 'settings.json'), '{}');
@@ -50,11 +50,11 @@ describe('watching the tool folder', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     mkdirSync(root);
     writeFileSync(path.join(root, 'app.js'), '2');
-    await waitFor(() => changes.flat().includes(''), 3_000, 'the new folder to be noticed');
+    await waitFor(() => changes.flat().includes(''), SETTLE_MS, 'the new folder to be noticed');
 
     writeFileSync(path.join(root, 'app.js'), '3');
     const count = changes.length;
-    await waitFor(() => changes.length > count && changes.at(-1)!.includes('app.js'), 3_000, 'a change in the new folder');
+    await waitFor(() => changes.length > count && changes.at(-1)!.includes('app.js'), SETTLE_MS, 'a change in the new folder');
   });
 });
 
@@ -65,9 +65,9 @@ describe('watching a tool folder that a build has not made yet', () => {
     await watchInto(root, changes);
 
     mkdirSync(root);
-    await waitFor(() => changes.flat().includes(''), 3_000, 'the folder made after the watch began');
+    await waitFor(() => changes.flat().includes(''), SETTLE_MS, 'the folder made after the watch began');
     writeFileSync(path.join(root, 'app.js'), '1');
-    await waitFor(() => changes.flat().includes('app.js'), 3_000, 'a file written into it');
+    await waitFor(() => changes.flat().includes('app.js'), SETTLE_MS, 'a file written into it');
   });
 
   it('says when the folder goes, and reports it again when the build makes it anew', async () => {
@@ -79,11 +79,11 @@ describe('watching a tool folder that a build has not made yet', () => {
     await watcher.ready;
 
     rmSync(root, { recursive: true });
-    await waitFor(() => gone === 1, 3_000, 'the folder to be missed');
+    await waitFor(() => gone === 1, SETTLE_MS, 'the folder to be missed');
     mkdirSync(root);
-    await waitFor(() => changes.flat().includes(''), 3_000, 'the folder made again');
+    await waitFor(() => changes.flat().includes(''), SETTLE_MS, 'the folder made again');
     writeFileSync(path.join(root, 'app.js'), '2');
-    await waitFor(() => changes.flat().includes('app.js'), 3_000, 'a change in the new folder');
+    await waitFor(() => changes.flat().includes('app.js'), SETTLE_MS, 'a change in the new folder');
     expect(gone).toBe(1);
   });
 });
