@@ -201,16 +201,16 @@ describe('the in-flight limit of one connection', () => {
     try {
       // Node hands a connection's requests to the gate as it parses them, in one go; once the ninth
       // has reached it, the gate has decided for the first nine, and only eight may have started.
-      await waitFor(() => reached > 8, 10_000, 'the ninth request to reach the gate');
+      await waitFor(() => reached > 8, SETTLE_MS, 'the ninth request to reach the gate');
       expect(urls()).toEqual(['/0', '/1', '/2', '/3', '/4', '/5', '/6', '/7']);
       for (let next = 8; next < sent; next++) {
         started[next - 8]![1].end(`answer ${next - 8}`);
-        await waitFor(() => started.length > next, 10_000, `request ${next} to start once an answer ended`);
+        await waitFor(() => started.length > next, SETTLE_MS, `request ${next} to start once an answer ended`);
         // Exactly one more: the limit holds again at once.
         expect(urls()).toEqual(Array.from({ length: next + 1 }, (_, n) => `/${n}`));
       }
       for (const [, response] of started.slice(sent - 8)) response.end('rest');
-      await waitFor(() => replies.split('HTTP/1.1 200 OK').length - 1 === sent, 10_000, 'every answer');
+      await waitFor(() => replies.split('HTTP/1.1 200 OK').length - 1 === sent, SETTLE_MS, 'every answer');
     } finally {
       socket.destroy();
       server.closeAllConnections();
