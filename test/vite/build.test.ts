@@ -158,7 +158,7 @@ describe('vite build with pipeline-tool/vite', () => {
     // Run as the platform runs it: the address the script reads is its own, next to the page.
     const tool = await loadTool(path.join(root, 'dist'));
     try {
-      await waitFor(() => tool.document.getElementById('root')!.dataset['later'] === 'later' || tool.errors.length > 0, 10_000, 'the code imported later');
+      await waitFor(() => tool.document.getElementById('root')!.dataset['later'] === 'later' || tool.errors.length > 0, SETTLE_MS, 'the code imported later');
       expect(tool.errors).toEqual([]);
       expect((tool.window as unknown as { authorIntro?: string }).authorIntro).toBe('kept');
       expect(tool.document.getElementById('root')!.dataset['script']).toBe('/assets/x');

@@ -92,7 +92,7 @@ async function serve(files: Record<string, string>, plugins: PluginOption[], inc
   });
   await server.listen();
   server.printUrls();
-  const hostUrl = await waitFor(() => /Open:\s+(\S+)/.exec(logger.text('info'))?.[1], 20_000, 'the host page address');
+  const hostUrl = await waitFor(() => /Open:\s+(\S+)/.exec(logger.text('info'))?.[1], SETTLE_MS, 'the host page address');
   return { root, logger, server, hostUrl, viteOrigin: new URL(server.resolvedUrls?.local[0] ?? '').origin };
 }
 
@@ -175,7 +175,7 @@ describe.skipIf(!hasChromium)('pipeline-tool/vite while Vite serves, in Chromium
     const file = path.join(root, 'src/App.tsx');
     writeFileSync(file, readFileSync(file, 'utf8').replace('Count: {count}', 'Total: {count}'));
 
-    await waitFor(async () => (await frame.textContent('#count').catch(() => null)) === 'Total: 3', 20_000, 'the edit to show with the count kept');
+    await waitFor(async () => (await frame.textContent('#count').catch(() => null)) === 'Total: 3', SETTLE_MS, 'the edit to show with the count kept');
     expect(await frame.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
     expect(await page.evaluate(() => document.body.dataset['frameLoads'])).toBe(loads);
   });
@@ -210,12 +210,12 @@ describe.skipIf(!hasChromium)('pipeline-tool/vite while Vite serves, in Chromium
         .replace("Error('the counter broke')", "Error('the counter broke again')")
         .replace('>Break<', '>Break again<'),
     );
-    await waitFor(async () => (await frame.textContent('#break').catch(() => null)) === 'Break again', 20_000, 'the edit to show');
+    await waitFor(async () => (await frame.textContent('#break').catch(() => null)) === 'Break again', SETTLE_MS, 'the edit to show');
     const { line, column } = positionOf(readFileSync(file, 'utf8'), "new Error('the counter broke again')");
     await frame.click('#break');
     const item = page.locator('#tool-problems li[data-kind="error"][data-served]', { hasText: 'the counter broke again' }).first();
     await item.waitFor({ timeout: SETTLE_MS });
-    await waitFor(async () => (await item.locator('.problem-place').textContent()) === `src/App.tsx:${line}:${column}`, 10_000, `the place src/App.tsx:${line}:${column}`);
+    await waitFor(async () => (await item.locator('.problem-place').textContent()) === `src/App.tsx:${line}:${column}`, SETTLE_MS, `the place src/App.tsx:${line}:${column}`);
     expect(await page.evaluate(() => document.body.dataset['frameLoads'])).toBe(loads);
   });
 
@@ -250,11 +250,11 @@ describe.skipIf(!hasChromium)('pipeline-tool/vite while Vite serves, in Chromium
     const file = path.join(root, 'src/App.tsx');
     const good = readFileSync(file, 'utf8');
     writeFileSync(file, good.replace('<p id="dialog-results">', '<p id="dialog-results"'));
-    await page.locator('#tool-problems li', { hasText: 'Failed to reload' }).first().waitFor({ timeout: 20_000 });
+    await page.locator('#tool-problems li', { hasText: 'Failed to reload' }).first().waitFor({ timeout: SETTLE_MS });
 
     const mistaken = good.replace('  return (\n', "  const ask = () => confirm('Really?');\n  return (\n").replace('>Dialogs<', ' onDoubleClick={ask}>Dialogs<');
     writeFileSync(file, mistaken);
-    await waitFor(async () => (await page.evaluate(() => document.body.dataset['toolProblems'])) === '0', 20_000, 'the box to empty after the update');
+    await waitFor(async () => (await page.evaluate(() => document.body.dataset['toolProblems'])) === '0', SETTLE_MS, 'the box to empty after the update');
     const { line, column } = positionOf(mistaken, "confirm('Really?')");
     const item = page.locator(`#findings li[data-rule="dialog-call"][data-place="src/App.tsx:${line}:${column}"]`);
     await item.waitFor({ timeout: SETTLE_MS });
@@ -318,7 +318,7 @@ describe.skipIf(!hasChromium)('pipeline-tool/vite with a Vue app, in Chromium', 
     const file = path.join(root, 'src/App.vue');
     writeFileSync(file, readFileSync(file, 'utf8').replace('Count: {{ count }}', 'Total: {{ count }}'));
 
-    await waitFor(async () => (await frame.textContent('#count').catch(() => null)) === 'Total: 2', 20_000, 'the edit to show with the count kept');
+    await waitFor(async () => (await frame.textContent('#count').catch(() => null)) === 'Total: 2', SETTLE_MS, 'the edit to show with the count kept');
     expect(await frame.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(7);
   });
 
