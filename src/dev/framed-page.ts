@@ -106,10 +106,19 @@ export function startFramedReload(options: FramedReloadOptions): Watcher[] {
   // A build may make the folder after dev started, or delete and make it again: the watcher follows
   // it, and its going shows as the panel's "not there yet".
   const refresh = () => void refreshFindings().catch(failed);
-  const contents = watchFolder(root, { ignore: isIgnoredToolPath, onChange: refresh, onRootGone: refresh });
+  const folder = watchFolder(root, { ignore: isIgnoredToolPath, onChange: refresh, onRootGone: refresh });
   // The first findings were read before the watch began: what a build made or wrote meanwhile
-  // (the folder itself, even) sends no event, so the folder is read once more when it is watched.
-  void contents.ready.then(refresh);
+  // (the folder itself, even) sends no event, so the folder is read once more when it is watched,
+  // unless dev has stopped by then.
+  let stopped = false;
+  void folder.ready.then(() => stopped || refresh());
+  const contents: Watcher = {
+    ready: folder.ready,
+    close() {
+      stopped = true;
+      folder.close();
+    },
+  };
   const manifest = watchFile(manifestFile, () => void refreshTool().catch(failed));
   const watchers: Watcher[] = [contents, manifest];
   if (options.fixturesFile !== undefined) watchers.push(watchFixtures(options.fixturesFile, session, emit, log));
