@@ -44,6 +44,7 @@ if (process.argv.includes('--if-changed') && upToDate) {
     stdio: 'inherit',
   });
   await bundleCli();
+  await bundleVitePlugin();
   await writeCodeCaches();
   // Written last: a build that failed half way leaves no stamp, so the next one starts afresh.
   writeFileSync(stamp, inputs);
@@ -165,6 +166,39 @@ async function bundleCodeWorker(dist, outdir) {
 }
 
 /**
+ * `pipeline-tool/vite` is loaded by Vite's config in every `vite build` and `vite` an author runs.
+ * As tsc wrote it, that import reached about 160 of our modules through Node's ES module loader,
+ * which decodes, compiles and links each in turn: about 150 ms before the plugin did anything. So
+ * dist/vite/ becomes index.js, holding what a build needs, and the files it imports on demand
+ * beside it (what only `vite` serving needs: the emulated host, the served-module checks), shared
+ * code in chunks of their own. An ES module still, as Vite's config imports it; `require` is
+ * defined for the one module that asks for a package that way (core/config/ignore-package.ts).
+ * The type declarations stay tsc's.
+ */
+async function bundleVitePlugin() {
+  const outdir = path.join(root, 'dist', 'vite');
+  const result = await build({
+    entryPoints: [path.join(outdir, 'index.js')],
+    outdir,
+    // Chunks beside index.js, so that keepModuleUrls's addresses (relative to outdir) hold in each.
+    chunkNames: '[name]-[hash]',
+    splitting: true,
+    bundle: true,
+    write: false,
+    format: 'esm',
+    charset: 'ascii',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    banner: { js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
+    plugins: [keepModuleUrls(outdir)],
+    logLevel: 'warning',
+  });
+  for (const name of readdirSync(outdir)) if (name.endsWith('.js')) rmSync(path.join(outdir, name));
+  for (const file of result.outputFiles) writeFileSync(file.path, file.contents);
+}
+
+/**
  * Runs the CLI's everyday commands once, on the standalone template, so that each bundle's code
  * cache (dist/cli/<bundle>.cache, see src/cli-loader.cts) holds the bytecode of what they call. Each
  * run writes the caches of the bundles it loaded, so the run that matters most, validate of a zip,
@@ -206,9 +240,9 @@ async function writeCodeCaches() {
 
 /**
  * Our modules find files next to themselves (templates/, schemas/, package.json,
- * dist/bridge/types.d.ts) through import.meta.url. Every bundled file lives in dist/cli/, so each
- * module's own URL is rebuilt from there: the lookups work from the repository and from an
- * installed package alike.
+ * dist/bridge/types.d.ts) through import.meta.url. Every file of a bundle lives in its outdir
+ * (dist/cli/, dist/vite/), so each module's own URL is rebuilt from there: the lookups work from
+ * the repository and from an installed package alike.
  */
 function keepModuleUrls(outdir) {
   const dist = path.dirname(outdir) + path.sep;
@@ -220,7 +254,8 @@ function keepModuleUrls(outdir) {
         const contents = readFileSync(args.path, 'utf8');
         if (!contents.includes('import.meta.url')) return undefined;
         const relative = path.relative(outdir, args.path).split(path.sep).join('/');
-        return { contents: contents.replace(/\bimport\.meta\.url\b/g, `new URL(${JSON.stringify(relative)}, import.meta.url).href`), loader: 'js' };
+        // Not inside quotes: the Vite plugin names `'import.meta.url'` as a key of the app's defines.
+        return { contents: contents.replace(/(?<!['"`])\bimport\.meta\.url\b(?!['"`])/g, `new URL(${JSON.stringify(relative)}, import.meta.url).href`), loader: 'js' };
       });
     },
   };
