@@ -106,7 +106,7 @@ describe('reading a file of a folder', () => {
     expect(await readAll(source, 'shrinks.bin', 10_000_000)).toEqual({ result: { bytes: 1, stoppedAtLimit: false }, bytes: Buffer.from('x'), chunks: 1 });
   });
 
-  it('a file read whole takes one read per chunk, none more to find its end; one of no size is read to its end', async () => {
+  it('a file read whole takes one read, none more to find its end; one streamed to its size, one read per chunk; one of no size is read to its end', async () => {
     const root = writeFolder({ 'small.js': 'x'.repeat(1_000), 'large.bin': noise(600_000), 'empty.js': '' });
     const source = await openFolderSource(root);
     const probe = await open(path.join(root, 'small.js'));
@@ -119,14 +119,17 @@ describe('reading a file of a folder', () => {
       return original.apply(this, args);
     };
     try {
-      const counted = async (file: string) => {
+      const counted = async (file: string, limit = 10_000_000) => {
         reads = 0;
-        const { result } = await readAll(source, file, 10_000_000);
-        return { bytes: result.bytes, reads };
+        const { result, chunks } = await readAll(source, file, limit);
+        return { bytes: result.bytes, reads, chunks };
       };
-      expect(await counted('small.js')).toEqual({ bytes: 1_000, reads: 1 });
-      expect(await counted('large.bin')).toEqual({ bytes: 600_000, reads: 3 });
-      expect(await counted('empty.js')).toEqual({ bytes: 0, reads: 1 });
+      expect(await counted('small.js')).toEqual({ bytes: 1_000, reads: 1, chunks: 1 });
+      // A limit past its size: the caller takes it whole (pack, and validate's measuring), in one buffer.
+      expect(await counted('large.bin')).toEqual({ bytes: 600_000, reads: 1, chunks: 1 });
+      // A limit at its size: 256 KiB chunks, the last one a byte longer than what is left.
+      expect(await counted('large.bin', 600_000)).toEqual({ bytes: 600_000, reads: 3, chunks: 3 });
+      expect(await counted('empty.js')).toEqual({ bytes: 0, reads: 1, chunks: 0 });
     } finally {
       prototype.read = original;
     }
