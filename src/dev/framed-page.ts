@@ -72,7 +72,7 @@ export async function collectBuiltFindings(
 }
 
 /** As live reload's options, with the built folder (absolute; it may not exist yet) and the manifest's own place. */
-export type FramedReloadOptions = Omit<LiveReloadOptions, 'realRoot'> & { root: string; manifestFile: string };
+export type FramedReloadOptions = Omit<LiveReloadOptions, 'realRoot' | 'readFrom'> & { root: string; manifestFile: string };
 
 /**
  * What dev watches for a framed page: a new build refreshes the findings (the page is the other

@@ -5,7 +5,7 @@ import { loadFixturesInBackground, type FixtureLoad } from './fixture-loader.js'
 import { collectFindings } from './findings.js';
 import type { DevSession } from './session.js';
 import { describeManifestProblem, keepLastGoodManifest, readToolInfo, type ToolInfo } from './tool-manifest.js';
-import { isIgnoredToolPath, watchFile, watchFolder, type Watcher } from './watch.js';
+import { isIgnoredToolPath, watchFile, watchFolder, type FolderSnapshot, type Watcher } from './watch.js';
 
 /*
  * What a saved file sets off: a changed tool file re-reads the manifest and the findings and
@@ -25,6 +25,11 @@ export interface LiveReloadOptions {
   log: (level: 'info' | 'warning' | 'error', message: string) => void;
   /** The tool as read at start; later reads keep its manifest while the file is broken. */
   tool: ToolInfo;
+  /**
+   * The tool folder's files as they were just before that first read of the tool and its
+   * findings: a file saved between then and the watch taking over is a change like any other.
+   */
+  readFrom: FolderSnapshot;
 }
 
 export async function startLiveReload(options: LiveReloadOptions): Promise<Watcher[]> {
@@ -46,6 +51,7 @@ export async function startLiveReload(options: LiveReloadOptions): Promise<Watch
   };
   const toolWatcher = watchFolder(realRoot, {
     ignore: isIgnoredToolPath,
+    since: options.readFrom,
     onLimit: (limit) => log('warning', `the tool folder has more than ${limit} folders; changes in the others will not reload the tool.`),
     onChange: (changed) => {
       const relevant = changed.filter((file) => file !== fixturePath);

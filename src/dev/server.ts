@@ -29,6 +29,7 @@ import { checkFrameUrl, collectBuiltFindings, isOnThisMachine, remoteFrameWarnin
 import { MANIFEST_PATH } from '../core/paths.js';
 import { createMissingFileReporter, createReportLimiter, describeToolProblem, readToolReport, reportVersion } from './tool-problems.js';
 import { routeToolRequest, SDK_PATH } from './tool-routes.js';
+import { isIgnoredToolPath, snapshotFolder } from './watch.js';
 
 /*
  * `pipeline-tool dev` as a library. Two listeners, because the tool must run on another origin
@@ -265,6 +266,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   }
 
   const stateFolder = path.dirname(settingsFile);
+  // Live reload watches the folder only once it has been read; what is saved meanwhile is told
+  // from this look at its files.
+  const readFrom = manifestFile === undefined && options.watch !== false ? await snapshotFolder(realRoot, isIgnoredToolPath) : undefined;
   const tool = manifestFile === undefined ? await readToolInfo(realRoot) : await readToolInfo(path.dirname(manifestFile), { manifestFile, checkEntry: false });
   reportToolChanges(null, tool, log);
   const session = createDevSession({
@@ -392,7 +396,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     options.watch === false
       ? []
       : manifestFile === undefined
-        ? await startLiveReload({ realRoot, fixturesFile, stateFolder, session, emit, log, tool, ruleSettings: findingSettings })
+        ? await startLiveReload({ realRoot, fixturesFile, stateFolder, session, emit, log, tool, readFrom: readFrom ?? new Map(), ruleSettings: findingSettings })
         : startFramedReload({ root: realRoot, manifestFile, fixturesFile, stateFolder, session, emit, log, tool, ruleSettings: findingSettings });
 
   const wildcard = isWildcardAddress(host);

@@ -1,5 +1,5 @@
-import { watch, type FSWatcher } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { watch, type FSWatcher, type Stats } from 'node:fs';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 /*
@@ -29,6 +29,45 @@ export interface FolderWatchOptions {
   onLimit?: (limit: number) => void;
   debounceMs?: number;
   maxFolders?: number;
+  /**
+   * The folder as the caller read it before watching ({@link snapshotFolder}). What changed from
+   * then until the watch was in place sent no event; once it is, every file that differs from
+   * the snapshot (new, gone, or another size, ctime or inode) is reported as one burst.
+   */
+  since?: FolderSnapshot;
+}
+
+/** Each file of a folder by its relative path, with what tells a change: inode, size, ctime. */
+export type FolderSnapshot = ReadonlyMap<string, string>;
+
+/**
+ * The files of a folder as they are now, walked as {@link watchFolder} watches it (ignored paths
+ * left out, at most `maxFolders` folders). ctime is set by the file system on every write, rename
+ * or change of mode, and no tool sets it back, so a file saved after this shows as changed, but
+ * for one rewritten in place to the same size within the file system's clock tick.
+ */
+export async function snapshotFolder(root: string, ignore: (relative: string) => boolean, maxFolders = 2000): Promise<FolderSnapshot> {
+  const files = new Map<string, string>();
+  let folders = 0;
+  const walk = async (absolute: string, relative: string): Promise<void> => {
+    if (folders++ >= maxFolders) return;
+    for (const child of await readdir(absolute, { withFileTypes: true }).catch(() => [])) {
+      const childRelative = relative === '' ? child.name : `${relative}/${child.name}`;
+      if (ignore(childRelative)) continue;
+      const childAbsolute = path.join(absolute, child.name);
+      if (child.isDirectory()) await walk(childAbsolute, childRelative);
+      else {
+        const info = await lstat(childAbsolute).catch(() => undefined);
+        if (info) files.set(childRelative, stampOf(info));
+      }
+    }
+  };
+  await walk(root, '');
+  return files;
+}
+
+function stampOf(info: Stats): string {
+  return `${info.ino}:${info.size}:${info.ctimeMs}`;
 }
 
 /** Folders that are never part of a tool and can be huge. */
@@ -133,11 +172,19 @@ export function watchFolder(root: string, options: FolderWatchOptions): Watcher 
     for (const child of children) if (child.isDirectory()) await addFolder(path.join(absolute, child.name));
   };
 
+  // After the watch is in place, so that a change is either seen here or sends an event.
+  const reportChangedSince = async (since: FolderSnapshot) => {
+    const now = await snapshotFolder(root, options.ignore, maxFolders);
+    if (closed) return;
+    for (const [file, stamp] of now) if (since.get(file) !== stamp) schedule(file);
+    for (const file of since.keys()) if (!now.has(file)) schedule(file);
+  };
   const ready = stat(root).then(
-    (info) => {
+    async (info) => {
       if (!info.isDirectory()) return waitForRoot();
       rootId = info.ino;
-      return addFolder(root);
+      await addFolder(root);
+      if (options.since !== undefined) void reportChangedSince(options.since);
     },
     () => waitForRoot(),
   );

@@ -1,7 +1,7 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isIgnoredToolPath, watchFolder, type Watcher } from '../../src/dev/watch.js';
+import { isIgnoredToolPath, snapshotFolder, watchFolder, type Watcher } from '../../src/dev/watch.js';
 import { tempDir } from '../helpers/bundles.js';
 import { SETTLE_MS, waitFor } from './helpers.js';
 
@@ -85,5 +85,29 @@ describe('watching a tool folder that a build has not made yet', () => {
     writeFileSync(path.join(root, 'app.js'), '2');
     await waitFor(() => changes.flat().includes('app.js'), SETTLE_MS, 'a change in the new folder');
     expect(gone).toBe(1);
+  });
+
+  it('reports, once the watch is in place, what changed since the caller read the folder, which sent no event', async () => {
+    const root = tempDir();
+    mkdirSync(path.join(root, 'lib'));
+    mkdirSync(path.join(root, '.pipeline-tool'));
+    writeFileSync(path.join(root, 'gone.js'), 'old');
+    writeFileSync(path.join(root, 'kept.js'), 'old');
+    writeFileSync(path.join(root, 'replaced.js'), 'old');
+    const since = await snapshotFolder(root, isIgnoredToolPath);
+    expect([...since.keys()].sort()).toEqual(['gone.js', 'kept.js', 'replaced.js']);
+    const changes: string[][] = [];
+    watcher = watchFolder(root, { ignore: isIgnoredToolPath, onChange: (changed) => changes.push(changed), debounceMs: 30, since });
+    // In the same turn of the event loop: before any folder is watched.
+    writeFileSync(path.join(root, 'app.js'), '1');
+    writeFileSync(path.join(root, 'lib', 'util.js'), '2');
+    rmSync(path.join(root, 'gone.js'));
+    writeFileSync(path.join(root, 'replaced.js.tmp'), 'new');
+    renameSync(path.join(root, 'replaced.js.tmp'), path.join(root, 'replaced.js'));
+    writeFileSync(path.join(root, '.pipeline-tool', 'settings.json'), '{}');
+    await watcher.ready;
+    await waitFor(() => changes.length > 0, SETTLE_MS, 'the changes made before the watch');
+    expect(changes).toEqual([expect.arrayContaining(['app.js', 'lib/util.js', 'gone.js', 'replaced.js'])]);
+    expect(changes[0]).toHaveLength(4);
   });
 });
