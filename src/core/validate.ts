@@ -18,6 +18,7 @@ import { placeAtSources, type SourceMapOptions } from './source-map/place-findin
 import { silencedLines } from './source-map/source-directives.js';
 import type { SourcePosition } from './source-map/source-placer.js';
 import { FirstBytes } from './first-bytes.js';
+import { placeText } from './place-text.js';
 
 export type { SourceMapOptions } from './source-map/place-findings.js';
 
@@ -126,7 +127,7 @@ export async function validateBundle(bundle: string | BundleSource, options: Val
       const severity: Severity = setting === 'warn' ? 'warning' : setting === 'error' ? 'error' : hit.rule.severity;
       const enabled = placement?.enabledAt.get(hit);
       const data =
-        library?.package === undefined ? hit : { ...hit, data: { ...hit.data, package: library.package, ...(enabled ? { enabledAt: `${enabled.file}:${enabled.line}:${enabled.column}` } : {}) } };
+        library?.package === undefined ? hit : { ...hit, data: { ...hit.data, package: library.package, ...(enabled ? { enabledAt: placeText(enabled.file, enabled.line, enabled.column) } : {}) } };
       const problem = toProblem(hit.rule, severity, data, placed);
       if (library) problem.library = true;
       if (library?.package !== undefined) problem.package = library.package;

@@ -5,6 +5,7 @@ import { nearestName } from '../core/nearest.js';
 import { describeFileKind } from '../core/regular-file.js';
 import type { ReportKind } from './assets/frame-reporter.js';
 import { describeMissingEntry } from './tool-manifest.js';
+import { placeText } from '../core/place-text.js';
 
 /*
  * What goes wrong inside the tool's frame, said in the host page and in the terminal: what the
@@ -99,8 +100,8 @@ function printable(text: string): string {
  * or the served module's: `(served: src/App.tsx:26:9)`.
  */
 export function describeToolProblem(problem: ToolProblem): string {
-  const place = problem.file === null ? '' : ` at ${problem.file}${problem.line === null ? '' : `:${problem.line}${problem.column === null ? '' : `:${problem.column}`}`}`;
-  const at = (label: string, where: { file: string; line: number; column: number } | undefined) => (where ? ` (${label}: ${where.file}:${where.line}:${where.column})` : '');
+  const place = problem.file === null ? '' : ` at ${placeText(problem.file, problem.line, problem.column)}`;
+  const at = (label: string, where: { file: string; line: number; column: number } | undefined) => (where ? ` (${label}: ${placeText(where.file, where.line, where.column)})` : '');
   const built = at('built', problem.built) || at('served', problem.served);
   return printable(`tool: ${LABELS[problem.kind]}${place}${built}: ${problem.message}`);
 }

@@ -8,6 +8,7 @@ import { libraryLines, splitLibraryWarnings } from '../core/library-summary.js';
 import { toClassicScripts } from './classic-scripts.js';
 import { BuildFailure, failBuild, type Failure } from './failure.js';
 import { readProjectSettings, type ProjectSettings } from './project.js';
+import { placeText } from '../core/place-text.js';
 
 /*
  * `vite build`: output the marketplace accepts, then the built folder checked with the same rules
@@ -131,9 +132,8 @@ const fromRoot = (root: string, file: string) => path.relative(root, file).split
 function describeProblem(problem: Problem, shown: Shown): string {
   const file =
     problem.file === undefined ? shown.folder : problem.built !== undefined ? fromRoot(shown.root, path.resolve(shown.sourceRoot, problem.file)) : `${shown.folder}/${problem.file}`;
-  const place = problem.line === undefined ? file : `${file}:${problem.line}${problem.column === undefined ? '' : `:${problem.column}`}`;
-  const built = problem.built === undefined ? '' : `, built: ${shown.folder}/${problem.built.file}:${problem.built.line}:${problem.built.column}`;
-  return `${place}: ${problem.message} (${problem.ruleId}${built})`;
+  const built = problem.built === undefined ? '' : `, built: ${placeText(`${shown.folder}/${problem.built.file}`, problem.built.line, problem.built.column)}`;
+  return `${placeText(file, problem.line, problem.column)}: ${problem.message} (${problem.ruleId}${built})`;
 }
 
 function describeErrors(report: Report, shown: Shown): string {

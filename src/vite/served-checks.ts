@@ -4,6 +4,7 @@ import type { DevEnvironment, Logger } from 'vite';
 import { libraryLines } from '../core/library-summary.js';
 import type { checkServedModule, ServedProblem } from '../core/served/check-module.js';
 import type { ProjectSettings } from './project.js';
+import { placeText } from '../core/place-text.js';
 
 /*
  * Every module Vite serves to the tool, checked by validate's code rules as Vite served it and
@@ -186,11 +187,11 @@ export function tellOfLibraries(problems: readonly ServedProblem[], told: Map<st
   for (const name of told.keys()) if (!now.has(name)) told.delete(name);
 }
 
-const placeOf = (problem: ServedProblem) => `${problem.file ?? ''}${problem.line === undefined ? '' : `:${problem.line}${problem.column === undefined ? '' : `:${problem.column}`}`}`;
+const placeOf = (problem: ServedProblem) => placeText(problem.file ?? '', problem.line, problem.column);
 
 /** One line: `src/App.tsx:26:5: <message> (browser-storage, served: src/App.tsx:30:7)`. */
 export function describeServedProblem(problem: ServedProblem): string {
-  const served = problem.served === undefined ? '' : `, served: ${problem.served.file}:${problem.served.line}:${problem.served.column}`;
+  const served = problem.served === undefined ? '' : `, served: ${placeText(problem.served.file, problem.served.line, problem.served.column)}`;
   return `${placeOf(problem)}: ${problem.message} (${problem.ruleId}${served})`;
 }
 

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { showName } from '../../core/format-bytes.js';
 import type { Problem, Report } from '../../core/problem.js';
 import { leavesFolder } from '../../core/relative-path.js';
+import { placeText } from '../../core/place-text.js';
 
 export interface FormatOptions {
   colour: boolean;
@@ -70,5 +71,5 @@ export function slashPath(base: string, file: string): string {
 
 /** "assets/index-3f2a.js:1:48213": where a placed problem sits in the bundle. */
 export function builtPlace(problem: Problem): string | undefined {
-  return problem.built && `${problem.built.file}:${problem.built.line}:${problem.built.column}`;
+  return problem.built && placeText(problem.built.file, problem.built.line, problem.built.column);
 }

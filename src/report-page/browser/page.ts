@@ -9,6 +9,7 @@ import { hierarchy, treemap, treemapSquarify, type HierarchyRectangularNode } fr
 import { formatShare, groupDigits } from '../../core/format-bytes.js';
 import type { BundleReport, ReportOrigin, Sized } from '../../core/report/bundle-report.js';
 import type { Measure } from '../../core/report/limits.js';
+import { placeText } from '../../core/place-text.js';
 
 interface Node {
   name: string;
@@ -248,9 +249,9 @@ function findings(): void {
   for (const finding of report.findings) {
     const item = element('li', undefined, finding.severity);
     item.dataset['rule'] = finding.ruleId;
-    const place = finding.file === undefined ? '' : `${finding.file}${finding.line === undefined ? '' : `:${finding.line}${finding.column === undefined ? '' : `:${finding.column}`}`}`;
+    const place = finding.file === undefined ? '' : placeText(finding.file, finding.line, finding.column);
     item.append(element('span', finding.severity, 'severity'), ' ', element('code', place || '(the bundle)', 'place'), ' ', element('span', finding.message), ' ', element('span', `(${finding.ruleId})`, 'rule'));
-    if (finding.built) item.append(' ', element('span', `built: ${finding.built.file}:${finding.built.line}:${finding.built.column}`, 'built'));
+    if (finding.built) item.append(' ', element('span', `built: ${placeText(finding.built.file, finding.built.line, finding.built.column)}`, 'built'));
     list.append(item);
   }
   box.append(list);
