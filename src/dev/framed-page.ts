@@ -121,6 +121,6 @@ export function startFramedReload(options: FramedReloadOptions): Watcher[] {
   };
   const manifest = watchFile(manifestFile, () => void refreshTool().catch(failed));
   const watchers: Watcher[] = [contents, manifest];
-  if (options.fixturesFile !== undefined) watchers.push(watchFixtures(options.fixturesFile, session, emit, log));
+  if (options.fixturesFile !== undefined) watchers.push(watchFixtures(options.fixturesFile, session, emit, log, options.fixturesReadFrom));
   return watchers;
 }

@@ -5,7 +5,7 @@ import { loadFixturesInBackground, type FixtureLoad } from './fixture-loader.js'
 import { collectFindings } from './findings.js';
 import type { DevSession } from './session.js';
 import { describeManifestProblem, keepLastGoodManifest, readToolInfo, type ToolInfo } from './tool-manifest.js';
-import { isIgnoredToolPath, watchFile, watchFolder, type FolderSnapshot, type Watcher } from './watch.js';
+import { fileStamp, isIgnoredToolPath, watchFile, watchFolder, type FolderSnapshot, type Watcher } from './watch.js';
 
 /*
  * What a saved file sets off: a changed tool file re-reads the manifest and the findings and
@@ -30,6 +30,11 @@ export interface LiveReloadOptions {
    * findings: a file saved between then and the watch taking over is a change like any other.
    */
   readFrom: FolderSnapshot;
+  /**
+   * The fixture file's stamp ({@link fileStamp}) just before its data was first loaded: a save
+   * between then and its watch reloads the data once it is watched.
+   */
+  fixturesReadFrom?: string | undefined;
 }
 
 export async function startLiveReload(options: LiveReloadOptions): Promise<Watcher[]> {
@@ -60,15 +65,16 @@ export async function startLiveReload(options: LiveReloadOptions): Promise<Watch
     },
   });
   await toolWatcher.ready;
-  return fixturesFile === undefined ? [toolWatcher] : [toolWatcher, watchFixtures(fixturesFile, session, emit, log)];
+  return fixturesFile === undefined ? [toolWatcher] : [toolWatcher, watchFixtures(fixturesFile, session, emit, log, options.fixturesReadFrom)];
 }
 
 /**
  * Replaces the data when the fixture file changes, or keeps the old data and says what is wrong
  * with the new. One load at a time: a save during a load starts it over, and only the latest is used.
  */
-export function watchFixtures(fixturesFile: string, session: DevSession, emit: LiveReloadOptions['emit'], log: LiveReloadOptions['log']): Watcher {
+export function watchFixtures(fixturesFile: string, session: DevSession, emit: LiveReloadOptions['emit'], log: LiveReloadOptions['log'], readFrom?: string): Watcher {
   let loading: FixtureLoad | undefined;
+  let closed = false;
   const reloadFixtures = () => {
     loading?.cancel();
     const load = loadFixturesInBackground(fixturesFile);
@@ -98,9 +104,16 @@ export function watchFixtures(fixturesFile: string, session: DevSession, emit: L
     );
   };
   const fixtureWatcher = watchFile(fixturesFile, reloadFixtures);
+  // The data was loaded before the watch began: a save in between sent no event.
+  if (readFrom !== undefined) {
+    void fileStamp(fixturesFile).then((now) => {
+      if (now !== readFrom && !closed) reloadFixtures();
+    });
+  }
   return {
     ready: fixtureWatcher.ready,
     close() {
+      closed = true;
       fixtureWatcher.close();
       loading?.cancel();
       loading = undefined;

@@ -29,7 +29,7 @@ import { checkFrameUrl, collectBuiltFindings, isOnThisMachine, remoteFrameWarnin
 import { MANIFEST_PATH } from '../core/paths.js';
 import { createMissingFileReporter, createReportLimiter, describeToolProblem, readToolReport, reportVersion } from './tool-problems.js';
 import { routeToolRequest, SDK_PATH } from './tool-routes.js';
-import { isIgnoredToolPath, snapshotFolder } from './watch.js';
+import { fileStamp, isIgnoredToolPath, snapshotFolder } from './watch.js';
 
 /*
  * `pipeline-tool dev` as a library. Two listeners, because the tool must run on another origin
@@ -257,6 +257,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const manifestFile = frameUrl === undefined ? undefined : await manifestPath(options.manifest ?? realRoot);
   const fixturesFile = options.fixturesFile === undefined ? undefined : path.resolve(options.fixturesFile);
   const { signal } = options;
+  // Watched only once dev is up; a save meanwhile is told from this stamp (live-reload.ts).
+  const fixturesReadFrom = fixturesFile !== undefined && options.watch !== false ? await fileStamp(fixturesFile) : undefined;
   const fixtures = await loadFixtures(fixturesFile, signal);
   signal?.throwIfAborted();
   const settingsFile = path.resolve(options.settingsFile ?? path.join(realRoot, '.pipeline-tool', 'settings.json'));
@@ -396,8 +398,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     options.watch === false
       ? []
       : manifestFile === undefined
-        ? await startLiveReload({ realRoot, fixturesFile, stateFolder, session, emit, log, tool, readFrom: readFrom ?? new Map(), ruleSettings: findingSettings })
-        : startFramedReload({ root: realRoot, manifestFile, fixturesFile, stateFolder, session, emit, log, tool, ruleSettings: findingSettings });
+        ? await startLiveReload({ realRoot, fixturesFile, stateFolder, session, emit, log, tool, readFrom: readFrom ?? new Map(), fixturesReadFrom, ruleSettings: findingSettings })
+        : startFramedReload({ root: realRoot, manifestFile, fixturesFile, stateFolder, session, emit, log, tool, fixturesReadFrom, ruleSettings: findingSettings });
 
   const wildcard = isWildcardAddress(host);
   if (frameUrl !== undefined && !isOnThisMachine(frameUrl)) log('warning', remoteFrameWarning(frameUrl));

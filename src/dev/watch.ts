@@ -66,6 +66,11 @@ export async function snapshotFolder(root: string, ignore: (relative: string) =>
   return files;
 }
 
+/** One file's stamp as {@link snapshotFolder} takes them (through a link), or undefined when it cannot be read. */
+export async function fileStamp(file: string): Promise<string | undefined> {
+  return stat(file).then(stampOf, () => undefined);
+}
+
 function stampOf(info: Stats): string {
   return `${info.ino}:${info.size}:${info.ctimeMs}`;
 }

@@ -1,13 +1,13 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collectBuiltFindings, startFramedReload } from '../../src/dev/framed-page.js';
 import { collectFindings } from '../../src/dev/findings.js';
-import { startLiveReload } from '../../src/dev/live-reload.js';
-import { isIgnoredToolPath, snapshotFolder } from '../../src/dev/watch.js';
+import { startLiveReload, watchFixtures } from '../../src/dev/live-reload.js';
+import { fileStamp, isIgnoredToolPath, snapshotFolder } from '../../src/dev/watch.js';
 import { createDevSession } from '../../src/dev/session.js';
 import type { ToolInfo } from '../../src/dev/tool-manifest.js';
-import { createMemorySettingsStore, DEFAULT_FIXTURES } from '../../src/platform/index.js';
+import { createMemorySettingsStore, DEFAULT_FIXTURES, loadFixtureFile } from '../../src/platform/index.js';
 import { tempDir } from '../helpers/bundles.js';
 import { SETTLE_MS, STANDALONE_MANIFEST, waitFor } from './helpers.js';
 
@@ -16,7 +16,8 @@ import { SETTLE_MS, STANDALONE_MANIFEST, waitFor } from './helpers.js';
  * into. The folder is read once before the watch begins; what a build does in between sends no
  * event, so the watch reads it once more when it is in place. dev on a tool folder (live reload)
  * reads it before the watch too; there the files are looked at before that read and again once
- * the watch is in place, so the tool is read again only when something was saved in between.
+ * the watch is in place, so the tool is read again only when something was saved in between. The
+ * fixture file is loaded before its watch begins too, and loaded again if its stamp moved.
  */
 
 const STANDALONE_TOOL: ToolInfo = { toolId: 'Price Lookup', manifestType: 'standalone', entry: 'index.html', notes: [], manifestProblem: null, lastGood: false, entryMissing: null, alerts: [] };
@@ -84,6 +85,61 @@ describe('the findings of a framed tool’s built folder', () => {
       await waitFor(() => events.includes('reload'), SETTLE_MS, 'a reload of the tool');
     } finally {
       for (const watcher of watchers) watcher.close();
+    }
+  });
+});
+
+describe('a fixture file saved between its first load and the start of its watch', () => {
+  const products = (sku: string) => JSON.stringify({ products: [{ id: '20000000-0000-4000-8000-000000000901', sku, name: `Fixture ${sku}`, price: 10, unit: 'T_ITEM' }] });
+  /** A session that keeps the product SKUs of each data set it is given. */
+  const recording = () => {
+    const session = newSession(STANDALONE_TOOL);
+    const loads: string[][] = [];
+    const setFixtures = session.setFixtures.bind(session);
+    session.setFixtures = (next) => {
+      loads.push(next.products.map((product) => product.sku));
+      setFixtures(next);
+    };
+    return { session, loads };
+  };
+
+  it('is loaded again once watched', async () => {
+    const fixturesFile = path.join(tempDir(), 'fixtures.json');
+    writeFileSync(fixturesFile, products('FIX-ONE'));
+    const readFrom = await fileStamp(fixturesFile);
+    const { session, loads } = recording();
+    session.setFixtures(await loadFixtureFile(fixturesFile));
+    expect(loads[0]).toContain('FIX-ONE');
+    // Saved after the stamp and the load, before the watch: no event tells of it.
+    writeFileSync(path.join(path.dirname(fixturesFile), 'next.json'), products('FIX-TWO'));
+    renameSync(path.join(path.dirname(fixturesFile), 'next.json'), fixturesFile);
+    const events: string[] = [];
+    const watcher = watchFixtures(fixturesFile, session, (event) => events.push(event.type), () => {}, readFrom);
+    try {
+      await waitFor(() => loads.at(-1)?.includes('FIX-TWO'), SETTLE_MS, 'the data saved before the watch');
+      expect(events).toContain('reload');
+    } finally {
+      watcher.close();
+    }
+  });
+
+  it('left as it was is not loaded again', async () => {
+    const fixturesFile = path.join(tempDir(), 'fixtures.json');
+    writeFileSync(fixturesFile, products('FIX-ONE'));
+    const { session, loads } = recording();
+    session.setFixtures(await loadFixtureFile(fixturesFile));
+    const events: string[] = [];
+    const watcher = watchFixtures(fixturesFile, session, (event) => events.push(event.type), () => {}, await fileStamp(fixturesFile));
+    try {
+      // A save after the watch is in place, to know when the look at the stamp is over.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      writeFileSync(fixturesFile, products('FIX-TWO'));
+      await waitFor(() => loads.at(-1)?.includes('FIX-TWO'), SETTLE_MS, 'the data saved after the watch');
+      // Two loads: the first, and the save's; the unchanged stamp started none.
+      expect(loads).toHaveLength(2);
+      expect(events.filter((type) => type === 'reload')).toHaveLength(1);
+    } finally {
+      watcher.close();
     }
   });
 });
