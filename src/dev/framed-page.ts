@@ -72,7 +72,7 @@ export async function collectBuiltFindings(
 }
 
 /** As live reload's options, with the built folder (absolute; it may not exist yet) and the manifest's own place. */
-export type FramedReloadOptions = Omit<LiveReloadOptions, 'realRoot' | 'readFrom'> & { root: string; manifestFile: string };
+export type FramedReloadOptions = Omit<LiveReloadOptions, 'realRoot'> & { root: string; manifestFile: string };
 
 /**
  * What dev watches for a framed page: a new build refreshes the findings (the page is the other
@@ -106,19 +106,9 @@ export function startFramedReload(options: FramedReloadOptions): Watcher[] {
   // A build may make the folder after dev started, or delete and make it again: the watcher follows
   // it, and its going shows as the panel's "not there yet".
   const refresh = () => void refreshFindings().catch(failed);
-  const folder = watchFolder(root, { ignore: isIgnoredToolPath, onChange: refresh, onRootGone: refresh });
-  // The first findings were read before the watch began: what a build made or wrote meanwhile
-  // (the folder itself, even) sends no event, so the folder is read once more when it is watched,
-  // unless dev has stopped by then.
-  let stopped = false;
-  void folder.ready.then(() => stopped || refresh());
-  const contents: Watcher = {
-    ready: folder.ready,
-    close() {
-      stopped = true;
-      folder.close();
-    },
-  };
+  // What a build made, wrote or deleted between the first findings and the watch (the folder
+  // itself, even) is told apart from the look at the folder taken before them (readFrom).
+  const contents = watchFolder(root, { ignore: isIgnoredToolPath, onChange: refresh, onRootGone: refresh, since: options.readFrom });
   const manifest = watchFile(manifestFile, () => void refreshTool().catch(failed));
   const watchers: Watcher[] = [contents, manifest];
   if (options.fixturesFile !== undefined) watchers.push(watchFixtures(options.fixturesFile, session, emit, log, options.fixturesReadFrom));

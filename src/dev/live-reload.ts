@@ -26,8 +26,8 @@ export interface LiveReloadOptions {
   /** The tool as read at start; later reads keep its manifest while the file is broken. */
   tool: ToolInfo;
   /**
-   * The tool folder's files as they were just before that first read of the tool and its
-   * findings: a file saved between then and the watch taking over is a change like any other.
+   * The watched folder's files as they were just before the first read of its findings: a file
+   * saved (or built) between then and the watch taking over is a change like any other.
    */
   readFrom: FolderSnapshot;
   /**

@@ -268,9 +268,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   }
 
   const stateFolder = path.dirname(settingsFile);
-  // Live reload watches the folder only once it has been read; what is saved meanwhile is told
+  // The folder is watched only once it has been read; what is saved or built meanwhile is told
   // from this look at its files.
-  const readFrom = manifestFile === undefined && options.watch !== false ? await snapshotFolder(realRoot, isIgnoredToolPath) : undefined;
+  const readFrom = options.watch === false ? undefined : await snapshotFolder(realRoot, isIgnoredToolPath);
   const tool = manifestFile === undefined ? await readToolInfo(realRoot) : await readToolInfo(path.dirname(manifestFile), { manifestFile, checkEntry: false });
   reportToolChanges(null, tool, log);
   const session = createDevSession({
@@ -399,7 +399,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       ? []
       : manifestFile === undefined
         ? await startLiveReload({ realRoot, fixturesFile, stateFolder, session, emit, log, tool, readFrom: readFrom ?? new Map(), fixturesReadFrom, ruleSettings: findingSettings })
-        : startFramedReload({ root: realRoot, manifestFile, fixturesFile, stateFolder, session, emit, log, tool, fixturesReadFrom, ruleSettings: findingSettings });
+        : startFramedReload({ root: realRoot, manifestFile, fixturesFile, stateFolder, session, emit, log, tool, readFrom: readFrom ?? new Map(), fixturesReadFrom, ruleSettings: findingSettings });
 
   const wildcard = isWildcardAddress(host);
   if (frameUrl !== undefined && !isOnThisMachine(frameUrl)) log('warning', remoteFrameWarning(frameUrl));

@@ -37,7 +37,10 @@ export interface FolderWatchOptions {
   since?: FolderSnapshot;
 }
 
-/** Each file of a folder by its relative path, with what tells a change: inode, size, ctime. */
+/**
+ * Each file of a folder by its relative path, with what tells a change: inode, size, ctime; and
+ * `''` for the folder itself, when it is there.
+ */
 export type FolderSnapshot = ReadonlyMap<string, string>;
 
 /**
@@ -48,6 +51,9 @@ export type FolderSnapshot = ReadonlyMap<string, string>;
  */
 export async function snapshotFolder(root: string, ignore: (relative: string) => boolean, maxFolders = 2000): Promise<FolderSnapshot> {
   const files = new Map<string, string>();
+  // A build's output folder may not be there yet; made later, it differs from this snapshot.
+  if (!(await stat(root).then((info) => info.isDirectory(), () => false))) return files;
+  files.set('', 'folder');
   let folders = 0;
   const walk = async (absolute: string, relative: string): Promise<void> => {
     if (folders++ >= maxFolders) return;
@@ -184,14 +190,19 @@ export function watchFolder(root: string, options: FolderWatchOptions): Watcher 
     for (const [file, stamp] of now) if (since.get(file) !== stamp) schedule(file);
     for (const file of since.keys()) if (!now.has(file)) schedule(file);
   };
+  // A folder there when the caller read it and gone before the watch: its going, told now.
+  const missingAtStart = () => {
+    if (options.since?.has('') && !closed) options.onRootGone?.();
+    waitForRoot();
+  };
   const ready = stat(root).then(
     async (info) => {
-      if (!info.isDirectory()) return waitForRoot();
+      if (!info.isDirectory()) return missingAtStart();
       rootId = info.ino;
       await addFolder(root);
       if (options.since !== undefined) void reportChangedSince(options.since);
     },
-    () => waitForRoot(),
+    () => missingAtStart(),
   );
   return {
     ready,

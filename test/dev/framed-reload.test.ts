@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collectBuiltFindings, startFramedReload } from '../../src/dev/framed-page.js';
@@ -13,10 +13,10 @@ import { SETTLE_MS, STANDALONE_MANIFEST, waitFor } from './helpers.js';
 
 /*
  * dev beside another server (`--url`): the findings panel follows the folder that server builds
- * into. The folder is read once before the watch begins; what a build does in between sends no
- * event, so the watch reads it once more when it is in place. dev on a tool folder (live reload)
- * reads it before the watch too; there the files are looked at before that read and again once
- * the watch is in place, so the tool is read again only when something was saved in between. The
+ * into, and dev on a tool folder (live reload) follows the tool folder. Either folder is read once
+ * before the watch begins, and what changes in between sends no event: its files are looked at
+ * before that read and again once the watch is in place, so it is read again only when something
+ * was built, saved or deleted in between (the folder itself made or deleted, too). The
  * fixture file is loaded before its watch begins too, and loaded again if its stamp moved.
  */
 
@@ -35,30 +35,54 @@ function newSession(tool: ToolInfo) {
 }
 
 describe('the findings of a framed tool’s built folder', () => {
-  it('show what a build wrote between the first findings and the start of the watch', async () => {
+  /** A project whose built folder is read (after `before` made it as it was), then watched while `meanwhile` changes it in the same turn. */
+  async function framed(before: (root: string) => void, meanwhile: (root: string) => void) {
     const project = tempDir();
     const manifestFile = path.join(project, 'public', 'manifest.json');
     mkdirSync(path.dirname(manifestFile));
     writeFileSync(manifestFile, JSON.stringify(STANDALONE_MANIFEST));
     const root = path.join(project, 'dist');
-    const tool = STANDALONE_TOOL;
-    const session = newSession(tool);
-    // The folder as the first findings read it: there, and empty.
-    mkdirSync(root);
+    const session = newSession(STANDALONE_TOOL);
+    before(root);
+    const readFrom = await snapshotFolder(root, isIgnoredToolPath);
     session.setFindings(await collectBuiltFindings(root, null, null, undefined));
-    expect(session.findings()?.ok && session.findings()).toMatchObject({ report: { problems: expect.not.arrayContaining([expect.objectContaining({ ruleId: 'dialog-call' })]) } });
-    const watchers = startFramedReload({ root, manifestFile, fixturesFile: undefined, stateFolder: path.join(project, '.pipeline-tool'), session, emit: () => {}, log: () => {}, tool });
+    const first = session.findings();
+    const watchers = startFramedReload({ root, manifestFile, fixturesFile: undefined, stateFolder: path.join(project, '.pipeline-tool'), session, emit: () => {}, log: () => {}, tool: STANDALONE_TOOL, readFrom });
+    // In the same turn of the event loop: before the watch is in place, so no event tells of it.
+    meanwhile(root);
+    return { session, first, close: () => watchers.forEach((watcher) => watcher.close()) };
+  }
+  const build = (root: string) => {
+    mkdirSync(root, { recursive: true });
+    writeFileSync(path.join(root, 'manifest.json'), JSON.stringify(STANDALONE_MANIFEST));
+    writeFileSync(path.join(root, 'index.html'), ALERT_PAGE);
+  };
+  const withAlert = (session: ReturnType<typeof newSession>) => {
+    const current = session.findings();
+    return current?.ok && current.report.problems.some((problem) => problem.ruleId === 'dialog-call') ? current : undefined;
+  };
+
+  it.each([
+    ['there and empty', (root: string) => mkdirSync(root)],
+    ['not there yet', () => {}],
+  ])('show what a build wrote between the first findings and the start of the watch, the folder %s at first', async (_, before) => {
+    const { session, first, close } = await framed(before, build);
     try {
-      // In the same turn of the event loop: before the watch is in place, so no event tells of it.
-      writeFileSync(path.join(root, 'manifest.json'), JSON.stringify(STANDALONE_MANIFEST));
-      writeFileSync(path.join(root, 'index.html'), ALERT_PAGE);
-      const findings = await waitFor(() => {
-        const current = session.findings();
-        return current?.ok && current.report.problems.some((problem) => problem.ruleId === 'dialog-call') ? current : undefined;
-      }, SETTLE_MS, 'the findings of the build');
+      expect(first?.ok && first.report.problems.some((problem) => problem.ruleId === 'dialog-call')).toBe(false);
+      const findings = await waitFor(() => withAlert(session), SETTLE_MS, 'the findings of the build');
       expect(findings.report.problems.find((problem) => problem.ruleId === 'dialog-call')).toMatchObject({ file: 'index.html' });
     } finally {
-      for (const watcher of watchers) watcher.close();
+      close();
+    }
+  });
+
+  it('say the folder is gone when a build deleted it between the first findings and the start of the watch', async () => {
+    const { session, first, close } = await framed(build, (root) => rmSync(root, { recursive: true }));
+    try {
+      expect(first?.ok).toBe(true);
+      await waitFor(() => session.findings()?.ok === false, SETTLE_MS, 'the folder to be gone');
+    } finally {
+      close();
     }
   });
 

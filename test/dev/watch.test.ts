@@ -95,7 +95,7 @@ describe('watching a tool folder that a build has not made yet', () => {
     writeFileSync(path.join(root, 'kept.js'), 'old');
     writeFileSync(path.join(root, 'replaced.js'), 'old');
     const since = await snapshotFolder(root, isIgnoredToolPath);
-    expect([...since.keys()].sort()).toEqual(['gone.js', 'kept.js', 'replaced.js']);
+    expect([...since.keys()].sort()).toEqual(['', 'gone.js', 'kept.js', 'replaced.js']);
     const changes: string[][] = [];
     watcher = watchFolder(root, { ignore: isIgnoredToolPath, onChange: (changed) => changes.push(changed), debounceMs: 30, since });
     // In the same turn of the event loop: before any folder is watched.
