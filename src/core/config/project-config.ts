@@ -5,6 +5,7 @@ import { nearestName } from '../nearest.js';
 import { ruleSettingProblem, type RuleSetting } from '../validate.js';
 import { globProblem } from './globs.js';
 import type { RuleOverride } from './settings.js';
+import { placeText } from '../place-text.js';
 
 export { CONFIG_FILE, CONFIG_SCHEMA_REFERENCE };
 
@@ -30,7 +31,7 @@ export class ConfigError extends UsageError {
     readonly column: number,
     readonly reason: string,
   ) {
-    super(`${file}:${line}:${column}: ${reason}`);
+    super(`${placeText(file, line, column)}: ${reason}`);
   }
 }
 
