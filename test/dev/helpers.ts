@@ -1,9 +1,9 @@
 import { request as httpRequest } from 'node:http';
 import { connect, createServer } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { afterAll } from 'vitest';
 import { startDevServer, type DevServer, type DevServerOptions } from '../../src/dev/server.js';
 import { writeFolder } from '../helpers/bundles.js';
+import { atFileEnd } from '../helpers/file-end.js';
 
 export const QUOTING_MANIFEST = {
   name: 'Kitchen Estimator',
@@ -40,7 +40,7 @@ export function writeTool(manifest: object = QUOTING_MANIFEST, extra: Record<str
 }
 
 const started: DevServer[] = [];
-afterAll(async () => {
+atFileEnd(async () => {
   await Promise.all(started.splice(0).map((server) => server.close()));
 });
 

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import vueParser from 'vue-eslint-parser';
@@ -19,13 +20,20 @@ export interface Language {
   languageOptions: Linter.LanguageOptions;
 }
 
+/**
+ * Named in every parser's options: typescript-eslint remembers each `tsconfigRootDir` that a config
+ * loaded in this process named (the templates' configs name theirs) and, given none, refuses to
+ * choose between them.
+ */
+export const TSCONFIG_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
 export const LANGUAGES: readonly Language[] = [
   {
     name: 'TypeScript',
     file: 'src/planted.ts',
     wrap: (code) => `type Row = { qty: number; note?: string };\n${code}export const rows: Row[] = [];\n`,
     shift: 1,
-    languageOptions: { parser: tseslint.parser },
+    languageOptions: { parser: tseslint.parser, parserOptions: { tsconfigRootDir: TSCONFIG_ROOT } },
   },
   {
     name: 'TSX',
@@ -33,14 +41,14 @@ export const LANGUAGES: readonly Language[] = [
     wrap: (code) =>
       `import type { ReactNode } from 'react';\n${code}export const View = ({ obj }: { obj: { open(): void } }): ReactNode => (\n  <p title="alert(" onClick={() => obj.open()}>{'localStorage'} alert( confirm(1)</p>\n);\n`,
     shift: 1,
-    languageOptions: { parser: tseslint.parser, parserOptions: { ecmaFeatures: { jsx: true } } },
+    languageOptions: { parser: tseslint.parser, parserOptions: { ecmaFeatures: { jsx: true }, tsconfigRootDir: TSCONFIG_ROOT } },
   },
   {
     name: 'Vue',
     file: 'src/Planted.vue',
     wrap: (code) => `<template>\n  <p title="alert(" @click="obj.open()">{{ note }} alert( localStorage</p>\n</template>\n<script setup lang="ts">\n${code}</script>\n`,
     shift: 4,
-    languageOptions: { parser: vueParser, parserOptions: { parser: tseslint.parser, sourceType: 'module' } },
+    languageOptions: { parser: vueParser, parserOptions: { parser: tseslint.parser, sourceType: 'module', tsconfigRootDir: TSCONFIG_ROOT } },
   },
 ];
 

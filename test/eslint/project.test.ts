@@ -9,6 +9,7 @@ import { peer, UnreadableFileError } from '../../src/eslint/peers.js';
 import { scriptsOf, transpileJsx } from '../../src/eslint/scripts.js';
 import { scanScriptText } from '../../src/core/code/js-scanner.js';
 import { writeFolder } from '../helpers/bundles.js';
+import { TSCONFIG_ROOT } from './languages.js';
 
 /*
  * What the plugin takes from the project, linting as ESLint does: the project file's rules and
@@ -19,8 +20,8 @@ import { writeFolder } from '../helpers/bundles.js';
 const MANIFEST = (type: string) => JSON.stringify({ name: 'T', shortName: 'T', type, version: '1.0.0', description: 'A tool.', entry: 'index.html' });
 
 const config: Linter.Config[] = [
-  { files: ['**/*.ts', '**/*.tsx'], languageOptions: { parser: tseslint.parser } },
-  { files: ['**/*.vue'], languageOptions: { parser: vueParser, parserOptions: { parser: tseslint.parser, sourceType: 'module' } } },
+  { files: ['**/*.ts', '**/*.tsx'], languageOptions: { parser: tseslint.parser, parserOptions: { tsconfigRootDir: TSCONFIG_ROOT } } },
+  { files: ['**/*.vue'], languageOptions: { parser: vueParser, parserOptions: { parser: tseslint.parser, sourceType: 'module', tsconfigRootDir: TSCONFIG_ROOT } } },
   ...pipeline.configs.recommended,
 ];
 

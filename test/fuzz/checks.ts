@@ -12,6 +12,7 @@ import { ruleIds } from '../../src/core/rules/index.js';
 import { MAX_UNPACKED_BYTES } from '../../src/core/rules/unpacked-size.js';
 import { validateBundle } from '../../src/core/validate.js';
 import { tempDir } from '../helpers/bundles.js';
+import { atFileEnd } from '../helpers/file-end.js';
 import { runCli, STACK_TRACE } from '../helpers/cli.js';
 import { bodyBytes, buildBase, buildCase, type ZipCase } from './arbitraries.js';
 
@@ -197,6 +198,11 @@ export async function checkAcceptedMeansReadable(c: ZipCase): Promise<void> {
 }
 
 let cliCopy: string | undefined;
+// Both folders go with the test file that made them (tempDir), so the next file takes its own.
+atFileEnd(() => {
+  scratchRoot = undefined;
+  cliCopy = undefined;
+});
 /**
  * The binary this property runs: a private copy of bin/ and dist/, taken on first use. A campaign
  * runs for many minutes in a working tree where anyone may run `npm run build`, which empties

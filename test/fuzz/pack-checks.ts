@@ -7,6 +7,7 @@ import { packFolder, type PackResult } from '../../src/core/pack/pack-folder.js'
 import type { Report } from '../../src/core/problem.js';
 import { validateBundle } from '../../src/core/validate.js';
 import { tempDir } from '../helpers/bundles.js';
+import { atFileEnd } from '../helpers/file-end.js';
 import { bodyBytes, type FolderSpec } from './arbitraries.js';
 import { pythonExecutable, withinBound } from './checks.js';
 
@@ -20,6 +21,10 @@ const PACK_BOUND_MS = 15_000;
 
 let root: string | undefined;
 let count = 0;
+// The folder goes with the test file that made it (tempDir), so the next file takes its own.
+atFileEnd(() => {
+  root = undefined;
+});
 function freshDir(label: string): string {
   root ??= tempDir('pipeline-tool-fuzz-pack-');
   const dir = path.join(root, `${count++}-${label}`);

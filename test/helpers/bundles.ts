@@ -1,7 +1,7 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll } from 'vitest';
+import { atFileEnd } from './file-end.js';
 import { buildZip, type EntrySpec } from './zip-builder.js';
 
 export const goodManifest = {
@@ -24,7 +24,7 @@ export function goodFiles(manifest: object = goodManifest): Record<string, strin
 }
 
 const roots: string[] = [];
-afterAll(() => {
+atFileEnd(() => {
   for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
 });
 

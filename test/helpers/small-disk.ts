@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll } from 'vitest';
+import { atFileEnd } from './file-end.js';
 
 /*
  * A full disk, a read-only one, and a folder the user may not write in, made for real: a small
@@ -12,7 +12,7 @@ import { afterAll } from 'vitest';
 
 const mounted: string[] = [];
 const folders: string[] = [];
-afterAll(() => {
+atFileEnd(() => {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
   for (const point of mounted.splice(0)) {
     try {

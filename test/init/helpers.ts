@@ -6,9 +6,9 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterEach } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
+import { atTestEnd } from '../helpers/file-end.js';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = path.join(REPO, 'bin/pipeline-tool.js');
@@ -24,7 +24,7 @@ export async function tempDir(): Promise<string> {
   return dir;
 }
 
-afterEach(async () => {
+atTestEnd(async () => {
   await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 

@@ -1,0 +1,31 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ISOLATED } from '../vitest.config.js';
+
+/*
+ * Most test files share a module graph with the files run before them on the same worker; those
+ * that mock a module or stub a global must not, or the mock leaks into later files (and a module
+ * already loaded ignores it).
+ */
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function testFiles(): string[] {
+  return readdirSync(path.join(REPO, 'test'), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.test.ts'))
+    .map((file) => `test/${file.split(path.sep).join('/')}`);
+}
+
+describe('the suite configuration', () => {
+  it('runs every file that mocks a module or stubs a global in a module graph of its own', () => {
+    const mocking = testFiles().filter((file) => /\bvi\.(?:mock|doMock|stubGlobal|stubEnv|resetModules)\(/.test(readFileSync(path.join(REPO, file), 'utf8')));
+    expect(mocking.length).toBeGreaterThan(0);
+    expect(ISOLATED).toEqual(expect.arrayContaining(mocking));
+  });
+
+  it('names only files that exist', () => {
+    for (const file of ISOLATED) expect(existsSync(path.join(REPO, file)), file).toBe(true);
+  });
+});
