@@ -6,23 +6,31 @@
  * module is loaded only once and a hook it registered itself would belong to the first file alone.
  */
 
-const fileEnds = new Set<() => unknown>();
-const testEnds = new Set<() => unknown>();
+const fileEnds: (() => unknown)[] = [];
+const testEnds: (() => unknown)[] = [];
 
 /** Runs `cleanUp` after each test file, from now on. */
 export function atFileEnd(cleanUp: () => unknown): void {
-  fileEnds.add(cleanUp);
+  fileEnds.push(cleanUp);
 }
 
 /** Runs `cleanUp` after each test, from now on. */
 export function atTestEnd(cleanUp: () => unknown): void {
-  testEnds.add(cleanUp);
+  testEnds.push(cleanUp);
+}
+
+/**
+ * Last registered, first run, as vitest runs its own after-hooks: a module that uses another's
+ * helpers registers after it, so its dev servers close before the folders they serve are removed.
+ */
+async function runAll(cleanUps: readonly (() => unknown)[]): Promise<void> {
+  for (let i = cleanUps.length - 1; i >= 0; i--) await cleanUps[i]!();
 }
 
 export async function endFile(): Promise<void> {
-  for (const cleanUp of fileEnds) await cleanUp();
+  await runAll(fileEnds);
 }
 
 export async function endTest(): Promise<void> {
-  for (const cleanUp of testEnds) await cleanUp();
+  await runAll(testEnds);
 }
