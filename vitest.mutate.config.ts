@@ -33,5 +33,7 @@ export default defineConfig({
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // The helpers' clean-ups (temporary folders, dev servers), as in vitest.config.ts.
+    setupFiles: ['test/setup.ts'],
   },
 });
