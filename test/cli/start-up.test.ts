@@ -4,8 +4,9 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HEAVY_PARSING } from '../../src/core/code/script-syntax.js';
 import { COLLECT_EVERY } from '../../src/core/code/js-syntax.js';
+import { COLLECT_EVERY as READ_BETWEEN_COLLECTIONS } from '../../src/core/validate.js';
 import { runCli } from '../helpers/cli.js';
-import { goodFiles, writeFolder } from '../helpers/bundles.js';
+import { goodEntries, goodFiles, writeFolder, writeZip } from '../helpers/bundles.js';
 
 /*
  * What a run of the binary sets up, watched from inside by a preload module. The CLI turns V8's
@@ -99,6 +100,14 @@ describe('V8 compilation cache in the CLI', () => {
     expect(run.collections.length).toBeGreaterThanOrEqual(2);
     const small = watched(['validate', writeFolder({ ...goodFiles(), 'lib/a.js': script(HEAVY_PARSING / 2) })]);
     expect(small.collections).toEqual([]);
+  });
+
+  it('validate, as pack, has the young generation collected each time READ_BETWEEN_COLLECTIONS more bytes are read', () => {
+    // What is inflated lives outside V8's heap: uncollected, each entry takes fresh memory, which
+    // costs its page faults. No script here, so no collection comes from the parses.
+    const data = Array.from({ length: 5 }, (_, i) => ({ name: `styles/part-${i}.css`, data: Buffer.alloc(READ_BETWEEN_COLLECTIONS / 2, 0x20) }));
+    const zip = writeZip([...goodEntries(), ...data]);
+    expect(watched(['validate', zip])).toEqual({ code: 0, calls: ['load', '--expose-gc'], v8: true, stdin: false, collections: ['reading', 'reading'] });
   });
 
   it('stays on just below HEAVY_PARSING bytes', () => {
