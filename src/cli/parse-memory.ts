@@ -39,9 +39,9 @@ export function collector(): () => void {
 }
 
 /**
- * A collection of the young generation only, for pack (see `collectGarbage` in pack-folder.ts):
- * the files it reads, the buffers zlib fills and the entries it inflates are garbage once written
- * or checked, but held outside V8's heap, which V8 collects only after tens of megabytes of them.
+ * A collection of the young generation only, for pack and validate (see `collectGarbage` in
+ * pack-folder.ts and validate.ts): the files they read, the buffers zlib fills and the entries they
+ * inflate are garbage once written or checked, but held outside V8's heap, which V8 collects only after tens of megabytes of them.
  * Their Buffer objects die young, so a scavenge frees them: on `pack maxdir` it cost about a sixth
  * of a full collection (7 against 40 ms a call at load 17), for a peak 2 to 4 MiB higher.
  */

@@ -57,8 +57,9 @@ export interface ValidateOptions {
   /**
    * Collects the process's garbage (V8's `gc`, which only the caller can expose): called each
    * time COLLECT_EVERY more bytes have been read. What is inflated is garbage once the scanners
-   * have seen it, but it lives outside V8's heap, which V8 collects only after tens of megabytes.
-   * pack gives it for the check of the zip it wrote.
+   * have seen it, but it lives outside V8's heap, which V8 collects only after tens of megabytes,
+   * so each entry would take fresh memory (docs/performance.md, round seven). The CLI's validate
+   * gives it, and pack for the check of the zip it wrote.
    */
   collectGarbage?: () => void;
 }
