@@ -41,7 +41,8 @@ export function collector(): () => void {
 /**
  * A collection of the young generation only, for pack and validate (see `collectGarbage` in
  * pack-folder.ts and validate.ts): the files they read, the buffers zlib fills and the entries they
- * inflate are garbage once written or checked, but held outside V8's heap, which V8 collects only after tens of megabytes of them.
+ * inflate are garbage once written or checked, but held outside V8's heap, which V8 collects only
+ * after tens of megabytes of them.
  * Their Buffer objects die young, so a scavenge frees them: on `pack maxdir` it cost about a sixth
  * of a full collection (7 against 40 ms a call at load 17), for a peak 2 to 4 MiB higher.
  */
