@@ -40,11 +40,14 @@ const bundles = new Map<string, Bundle>();
 function loadBundle(file: string): unknown {
   const known = bundles.get(file);
   if (known) return known.exports;
-  const source = fs.readFileSync(file);
+  // The source is read between the function's head and tail, so that the script's text is made in
+  // one piece: a text joined with them would be copied again, whole, before V8 can look it up.
+  const wrapped = readBetween(file, WRAP_HEAD, WRAP_TAIL);
+  const source = wrapped.subarray(WRAP_HEAD.length, wrapped.length - WRAP_TAIL.length);
   const cache = `${file}.cache`;
   // The build writes ASCII, which reads as Latin-1 at half the cost of decoding it as UTF-8.
-  const text = buffer.isAscii(source) ? source.toString('latin1') : source.toString('utf8');
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${text}\n})`, {
+  const text = buffer.isAscii(source) ? wrapped.toString('latin1') : wrapped.toString('utf8');
+  const script = new vm.Script(text, {
     filename: file,
     cachedData: cachedData(cache, source),
   });
@@ -56,6 +59,29 @@ function loadBundle(file: string): unknown {
   const require = Object.assign((id: string) => (id.startsWith('./') && id.endsWith('.cjs') ? loadBundle(path.join(directory, id)) : nodeRequire(id)), nodeRequire);
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, require, module, file, directory);
   return module.exports;
+}
+
+const WRAP_HEAD = Buffer.from('(function (exports, require, module, __filename, __dirname) {');
+const WRAP_TAIL = Buffer.from('\n})');
+
+/** A file's bytes with `head` before and `tail` after, in one buffer. */
+function readBetween(file: string, head: Buffer, tail: Buffer): Buffer {
+  const handle = fs.openSync(file, 'r');
+  try {
+    const size = fs.fstatSync(handle).size;
+    const whole = Buffer.allocUnsafe(head.length + size + tail.length);
+    head.copy(whole, 0);
+    let filled = 0;
+    while (filled < size) {
+      const read = fs.readSync(handle, whole, head.length + filled, size - filled, null);
+      if (read === 0) break;
+      filled += read;
+    }
+    tail.copy(whole, head.length + filled);
+    return whole.subarray(0, head.length + filled + tail.length);
+  } finally {
+    fs.closeSync(handle);
+  }
 }
 
 function cachedData(cache: string, source: Buffer): Buffer | undefined {

@@ -63,6 +63,24 @@ describe('code cache of the CLI bundles', () => {
     expect(existsSync(path.join(work, 'report-bundle.report.html'))).toBe(true);
   });
 
+  it('loads a bundle written outside ASCII, an empty one and one without a last line break, each as its own text', () => {
+    const dir = path.join(work, 'plain');
+    rmSync(dir, { recursive: true, force: true });
+    cpSync(path.join(root, 'dist', 'cli-loader.cjs'), path.join(dir, 'cli-loader.cjs'));
+    writeFileSync(path.join(dir, 'café.cjs'), "module.exports = { word: 'café', file: __filename.split('/').pop(), self: this === exports };\n");
+    writeFileSync(path.join(dir, 'empty.cjs'), '');
+    writeFileSync(path.join(dir, 'last.cjs'), 'exports.last = 1 // a comment to the end');
+    const script = `
+      const { loadBundle, cacheUse } = require(${JSON.stringify(path.join(dir, 'cli-loader.cjs'))});
+      const loaded = ['café.cjs', 'empty.cjs', 'last.cjs'].map((name) => loadBundle(${JSON.stringify(dir)} + '/' + name));
+      // No cache beside them: V8 was given none (undefined, printed as null).
+      console.log(JSON.stringify({ loaded, cache: cacheUse().map(({ rejected }) => rejected) }));
+    `;
+    const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({ loaded: [{ word: 'café', file: 'café.cjs', self: true }, {}, { last: 1 }], cache: [null, null, null] });
+  });
+
   it('is not used for a bundle edited after the build, even at the same length, which then runs as edited', () => {
     const dist = path.join(work, 'dist');
     cpSync(path.join(root, 'dist'), dist, { recursive: true });
