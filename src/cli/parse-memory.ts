@@ -38,6 +38,8 @@ export function collector(): () => void {
   return gc;
 }
 
+let minor: ((options: { type: 'minor' }) => void) | undefined;
+
 /**
  * A collection of the young generation only, for pack and validate (see `collectGarbage` in
  * pack-folder.ts and validate.ts): the files they read, the buffers zlib fills and the entries they
@@ -46,9 +48,10 @@ export function collector(): () => void {
  * Their Buffer objects die young, so a scavenge frees them: on `pack maxdir` it cost about a sixth
  * of a full collection (7 against 40 ms a call at load 17), for a peak 2 to 4 MiB higher.
  */
-export function youngCollector(): () => void {
-  const gc = collector() as (options?: { type: 'minor' | 'major' }) => void;
-  return () => gc({ type: 'minor' });
+export function collectYoung(): void {
+  // V8's collector is exposed at the first call: a run that never collects never loads node:v8.
+  minor ??= collector() as (options: { type: 'minor' }) => void;
+  minor({ type: 'minor' });
 }
 
 onHeavyParsing(() => {

@@ -10,7 +10,7 @@ import { useColour, type CliIo } from '../../io.js';
 import { resolveTarget } from '../../project.js';
 import type { PackFlags } from './command.js';
 import type { PackOutputOptions } from './limits.js';
-import { youngCollector } from '../../parse-memory.js';
+import { collectYoung } from '../../parse-memory.js';
 
 const EXIT_ON_SIGNAL: Partial<Record<NodeJS.Signals, number>> = { SIGINT: EXIT.interrupted, SIGTERM: EXIT.terminated };
 
@@ -33,7 +33,6 @@ export async function runPack(given: string | undefined, flags: PackFlags, io: C
   // The zip in place, once it is: an interrupted report leaves it there.
   let packed: string | undefined;
   try {
-    let collectYoung: (() => void) | undefined;
     const result = await packFolder(dir, {
       cwd: io.cwd,
       ...(out !== undefined ? { out } : {}),
@@ -45,8 +44,8 @@ export async function runPack(given: string | undefined, flags: PackFlags, io: C
       ...(timestamp ? { timestamp } : {}),
       signal: controller.signal,
       onProgress: progress.update,
-      // Exposed at the first collection: a small tool's pack never loads node:v8.
-      collectGarbage: () => (collectYoung ??= youngCollector())(),
+      // A small tool's pack never collects, and never loads node:v8.
+      collectGarbage: collectYoung,
     });
     progress.stop();
     if (result.written) packed = result.outputPath;

@@ -9,7 +9,7 @@ import { useColour, type CliIo } from '../../io.js';
 import { isFolder, resolveTargets, toolFolderOf } from '../../project.js';
 import type { ValidateFlags } from './command.js';
 import { printConfig } from './print-config.js';
-import { youngCollector } from '../../parse-memory.js';
+import { collectYoung } from '../../parse-memory.js';
 
 export async function runValidate(bundles: readonly string[], flags: ValidateFlags, io: CliIo): Promise<number> {
   if (flags.printConfig !== undefined && bundles.length > 1) {
@@ -25,7 +25,6 @@ export async function runValidate(bundles: readonly string[], flags: ValidateFla
     throw new UsageError(`--report ${flags.report} names one page, and ${targets.length} bundles are checked: give --report without a file name, for a page beside each.`);
   }
   const reports: Report[] = [];
-  let collectYoung: (() => void) | undefined;
   const pages: { file: string; sizes: Record<string, unknown> }[] = [];
   for (const target of targets) {
     // Findings placed at the author's source are named from the project's folder (the one holding
@@ -33,7 +32,7 @@ export async function runValidate(bundles: readonly string[], flags: ValidateFla
     // project's tool folder place the findings of the entries it still holds byte for byte.
     const folder = target.project && !(await isFolder(target.path)) ? toolFolderOf(target.project) : undefined;
     const sourceMaps = { root: target.project?.root ?? io.cwd, ...(folder === undefined ? {} : { folder }) };
-    const options = { rules: target.rules, overrides: target.overrides, sourceMaps, collectGarbage: () => (collectYoung ??= youngCollector())() };
+    const options = { rules: target.rules, overrides: target.overrides, sourceMaps, collectGarbage: collectYoung };
     let report: Report;
     if (flags.report === undefined) {
       report = await validateBundle(target.path, options);
