@@ -16,10 +16,33 @@ const RUN_TIMEOUT_MS = 120_000;
  */
 function runOnce(command, run) {
   const spec = command.prepare ? command.prepare(run) : command;
+  const faultsBefore = childPageFaults();
   const start = process.hrtime.bigint();
   const result = spawnSync(spec.file, spec.args, { cwd: spec.cwd, stdio: 'ignore', timeout: RUN_TIMEOUT_MS });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  return { ms, spec, status: result.status, signal: result.signal, error: result.error };
+  const faultsAfter = childPageFaults();
+  const faults = faultsBefore === null || faultsAfter === null ? null : faultsAfter - faultsBefore;
+  return { ms, faults, spec, status: result.status, signal: result.signal, error: result.error };
+}
+
+/**
+ * The minor page faults of every child this process has waited for, and of theirs (Linux's
+ * `cminflt`, /proc/self/stat), or null where there is no such file. Read before and after a run,
+ * the difference is what the run's processes took of memory they had not touched before: the
+ * first touch of each page is a fault, whose cost differs a hundredfold between machines (see
+ * pageFaultCost).
+ */
+export function childPageFaults(statFile = '/proc/self/stat') {
+  let stat;
+  try {
+    stat = readFileSync(statFile, 'utf8');
+  } catch {
+    return null;
+  }
+  // The command name, in parentheses, may hold spaces; the fields after it are plain numbers:
+  // state, ppid, pgrp, session, tty_nr, tpgid, flags, minflt, cminflt, …
+  const count = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[8]);
+  return Number.isSafeInteger(count) ? count : null;
 }
 
 /** Runs the same command again with its output kept, to show the reader why it misbehaved. */
@@ -73,13 +96,16 @@ export function median(values) {
  * `addend`, when given, is a command that reports a time of its own (a line `{"ms": …}`): it runs
  * in each round after the reference, and its time is added to the reference's, for a yardstick
  * made of two parts (`unzip -t` and V8's parse of the same scripts).
- * Returns `{ ours: samplesMs[], reference: samplesMs[], parts?, failure? }`, where failure names the
- * side and `parts` holds the reference's and the addend's own samples.
+ * Returns `{ ours: samplesMs[], reference: samplesMs[], parts?, faults?, failure? }`, where failure
+ * names the side, `parts` holds the reference's and the addend's own samples, and `faults` the page
+ * faults of each recorded run of either side where they can be counted (the addend's are not: its
+ * time is a parse inside a process, not a whole process).
  */
 export function timePair({ ours, reference, addend, runs, warmup, onRound = () => {} }) {
   const samples = { ours: [], reference: [] };
+  const faults = { ours: [], reference: [] };
   const parts = addend ? { reference: [], addend: [] } : undefined;
-  const result = () => (parts ? { ...samples, parts } : samples);
+  const result = () => ({ ...samples, ...(parts ? { parts } : {}), ...(faults.ours.length > 0 ? { faults } : {}) });
   const rounds = warmup + runs;
   for (let round = 0; round < rounds; round++) {
     onRound(round + 1, rounds);
@@ -101,7 +127,10 @@ export function timePair({ ours, reference, addend, runs, warmup, onRound = () =
         }
         ms += added.ms;
       }
-      if (round >= warmup) samples[side].push(ms);
+      if (round >= warmup) {
+        samples[side].push(ms);
+        if (outcome.faults !== null) faults[side].push(outcome.faults);
+      }
     }
   }
   return result();
@@ -169,6 +198,59 @@ export function roundRatios(ours, reference) {
 export function judge(value, goal, spread) {
   if (value <= goal) return 'PASS';
   return spread !== null && value - goal <= spread ? 'SPREAD' : 'FAIL';
+}
+
+// Run in a child of its own, so that the memory it touches is fresh: 64 buffers of 1 MiB, each
+// new and filled once, against one buffer filled 64 times. The difference is the price of the
+// first touch of 16,384 pages, which this process's own page-fault count gives exactly.
+const PAGE_FAULT_PROBE = `
+const MiB = 1 << 20, N = 64;
+function fill(fresh) {
+  const kept = [];
+  const one = Buffer.allocUnsafeSlow(MiB).fill(0);
+  const faults = process.resourceUsage().minorPageFault;
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < N; i++) {
+    const buffer = fresh ? Buffer.allocUnsafeSlow(MiB) : one;
+    buffer.fill(i + 1);
+    if (fresh) kept.push(buffer);
+  }
+  return { ns: Number(process.hrtime.bigint() - start), faults: process.resourceUsage().minorPageFault - faults };
+}
+fill(false);
+const reused = fill(false);
+const fresh = fill(true);
+console.log(JSON.stringify({ ns: fresh.ns - reused.ns, faults: fresh.faults - reused.faults }));
+`;
+
+/**
+ * What this machine charges for the first touch of a page of memory, in microseconds per minor
+ * page fault: the median of `runs` probes, or null where faults cannot be counted. A process that
+ * reads tens of megabytes into new buffers pays it for each 4 KiB; `unzip` and `zip` work in a
+ * few fixed kilobytes and hardly pay it at all, so where it is high, every ratio against them
+ * carries it.
+ */
+export function pageFaultCost(runs = 3) {
+  const costs = [];
+  for (let run = 0; run < runs; run++) {
+    const probe = probePageFaults();
+    // No faults counted (a system without the count), or a probe that a burst of load made
+    // meaningless: nothing to divide.
+    if (probe === null || !(probe.faults > 0) || !(probe.ns > 0)) return null;
+    costs.push(probe.ns / 1000 / probe.faults);
+  }
+  return { usPerFault: median(costs), samples: costs };
+}
+
+/** One probe, in a child of its own: `{ ns, faults }` more for the fresh buffers than for the reused one, or null. */
+export function probePageFaults() {
+  const result = spawnSync(process.execPath, ['-e', PAGE_FAULT_PROBE], { encoding: 'utf8', timeout: RUN_TIMEOUT_MS });
+  try {
+    const probe = JSON.parse(result.stdout.trim());
+    return typeof probe.ns === 'number' && typeof probe.faults === 'number' ? probe : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

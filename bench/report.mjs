@@ -33,6 +33,7 @@ function formatHeader(report) {
   return [
     'pipeline-tool benchmark',
     `machine  node ${machine.node}, ${machine.platform}, ${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB RAM, load ${machine.loadAverage.join(' ')}`,
+    ...formatPageFaultCost(machine),
     `tools    ${toolText}`,
     ...formatInputs(report.inputs).map((line, i) => `${i === 0 ? 'inputs  ' : '        '} ${line}`),
     `method   median of ${plural(settings.runs, 'run')} (${settings.startupBoundRuns} for typical.zip and --version) after ${plural(settings.warmup, 'warm-up')},`,
@@ -45,6 +46,32 @@ function formatHeader(report) {
     `env      ${settings.removedVariables.length > 0 ? `removed for both sides: ${settings.removedVariables.join(', ')} (they change Node's own start-up)` : 'nothing removed: no variable that changes Node\'s start-up was set'}`,
   ];
 }
+
+/** The machine's price of a page of fresh memory (pageFaultCost in measure.mjs), when it was measured. */
+function formatPageFaultCost(machine) {
+  if (machine.pageFaultUs === undefined) return [];
+  if (machine.pageFaultUs === null) return ['memory   page faults are not counted on this system'];
+  return [`memory   ${machine.pageFaultUs.toFixed(1)} µs per page touched for the first time (a minor page fault: a child filling 64 new 1 MiB buffers, against one buffer 64 times)`];
+}
+
+/**
+ * For each timed pair whose runs' page faults were counted: how many pages each side touched for
+ * the first time, and what the difference costs at the machine's price, since `unzip` and `zip`
+ * touch few and a figure against them carries that price.
+ */
+function formatPageFaults(report) {
+  const price = report.machine.pageFaultUs;
+  return report.results
+    .filter((row) => row.faults)
+    .map((row) => {
+      const partLabel = row.ref?.parts ? ` (${Object.keys(row.ref.parts)[0]} alone)` : '';
+      const extra = row.faults.ours - row.faults.reference;
+      const cost = typeof price === 'number' && extra > 0 ? `; the difference at ${price.toFixed(1)} µs each: about ${formatInt(Math.round((extra * price) / 1000))} ms` : '';
+      return `  ${row.measure}: ours ${formatInt(row.faults.ours)}, reference ${formatInt(row.faults.reference)}${partLabel}${cost}`;
+    });
+}
+
+const PAGE_FAULTS_TITLE = 'pages touched for the first time (minor page faults, median per run)';
 
 /** The run-to-run spread (see spreadOf in measure.mjs), in the figure's unit. */
 function formatSpread(row) {
@@ -119,12 +146,14 @@ export function formatText(report) {
     (group) => `  ${group.measures.join('; ')} [${group.status}]: ${group.note.replace(/\n/g, '\n      ')}`,
   );
   const parts = formatParts(report.results);
+  const faults = formatPageFaults(report);
   return [
     ...formatHeader(report),
     '',
     ...table,
     '',
     ...(parts.length > 0 ? ['yardsticks of two parts', ...parts, ''] : []),
+    ...(faults.length > 0 ? [PAGE_FAULTS_TITLE, ...faults, ''] : []),
     ...(notes.length > 0 ? ['notes', ...notes, ''] : []),
     formatSummary(report.results),
     '',
@@ -140,5 +169,11 @@ export function formatMarkdown(report) {
   const lines = [`| ${HEADER.join(' | ')} |`, `|${HEADER.map((_, c) => (NUMERIC.has(c) ? '---:' : '---')).join('|')}|`];
   for (const row of report.results) lines.push(`| ${tableCells(row).map((cell) => cell.replace(/\|/g, '\\|')).join(' | ')} |`);
   const parts = formatParts(report.results).map((line) => line.trim());
-  return `${lines.join('\n')}\n${parts.length > 0 ? `\n${parts.join('\n')}\n` : ''}`;
+  const faults = formatPageFaults(report);
+  const memory = formatPageFaultCost(report.machine).map((line) => line.replace(/^memory\s+/, 'memory: '));
+  return [
+    lines.join('\n'),
+    ...(parts.length > 0 ? [parts.join('\n')] : []),
+    ...(faults.length > 0 ? [[`${PAGE_FAULTS_TITLE}; ${memory.join('') || 'not priced'}:`, '', ...faults.map((line) => `- ${line.trim()}`)].join('\n')] : []),
+  ].join('\n\n') + '\n';
 }

@@ -12,7 +12,7 @@ import { STARTUP_RUNS_FACTOR, defineCases, findBlocker } from './cases.mjs';
 import { describeMachine, findSystemTools, probeCli, removeStartupVariables, summariseOutput } from './environment.mjs';
 import { prepareInputs } from './inputs.mjs';
 import { prepareReactApp } from './react-app.mjs';
-import { captureOutput, judge, measurePeakMemory, median, reportedPair, roundRatios, spreadOf, timePair, timeReported } from './measure.mjs';
+import { captureOutput, judge, measurePeakMemory, median, pageFaultCost, reportedPair, roundRatios, spreadOf, timePair, timeReported } from './measure.mjs';
 import { formatJson, formatMarkdown, formatMissed, formatText } from './report.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -129,6 +129,7 @@ function runRatioCase(testCase, options) {
   row.ratio = row.ours.medianMs / row.ref.medianMs;
   row.spread = spreadOf(roundRatios(result.ours, result.reference));
   row.status = judge(row.ratio, testCase.goal, row.spread);
+  if (result.faults) row.faults = { ours: Math.round(median(result.faults.ours)), reference: Math.round(median(result.faults.reference)) };
   return row;
 }
 
@@ -240,6 +241,8 @@ async function main(argv) {
   const removedVariables = removeStartupVariables(process.env);
   if (removedVariables.length > 0) process.stderr.write(`bench: measuring without ${removedVariables.join(', ')}, for both sides (they change Node's own start-up)\n`);
   const machine = describeMachine();
+  progress('the price of a page of fresh memory');
+  machine.pageFaultUs = pageFaultCost()?.usPerFault ?? null;
   const tools = findSystemTools();
   for (const tool of Object.values(tools)) {
     if (!tool.available) process.stderr.write(`bench: ${tool.note}; the goals that need it will be marked SKIP\n`);
