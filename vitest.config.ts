@@ -1,4 +1,8 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { setCertificatesAside } from './test/helpers/certificates.js';
+
+// Before any worker starts, so that none of them, nor what they spawn, reads the file at start-up.
+setCertificatesAside();
 
 /**
  * Test files that need a module graph of their own: each mocks a module (`vi.mock`), or checks

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { positionOf } from '../helpers/built-app.js';
+import { withCertificates } from '../helpers/certificates.js';
 import { REPO } from './helpers.js';
 
 /*
@@ -40,7 +41,7 @@ interface Ran {
 function environment(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   // Nor what vitest sets for itself (VITEST, NODE_ENV=test), which would change how vite and vitest run.
-  for (const [key, value] of Object.entries(process.env)) if (!/^(?:npm_|VITEST)/i.test(key) && !['FORCE_COLOR', 'NODE_ENV', 'TEST'].includes(key)) env[key] = value;
+  for (const [key, value] of Object.entries(withCertificates(process.env))) if (!/^(?:npm_|VITEST)/i.test(key) && !['FORCE_COLOR', 'NODE_ENV', 'TEST'].includes(key)) env[key] = value;
   // The workflow's own `npm ci` line runs unchanged; these make it as quiet and cache-friendly.
   return { ...env, NO_COLOR: '1', CI: 'true', npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
 }
