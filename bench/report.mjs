@@ -51,8 +51,10 @@ function formatHeader(report) {
 function formatPageFaultCost(machine) {
   if (machine.pageFaultUs === undefined) return [];
   if (machine.pageFaultUs === null) return ['memory   page faults are not counted on this system'];
-  return [`memory   ${machine.pageFaultUs.toFixed(1)} µs per page touched for the first time (a minor page fault: a child filling 64 new 1 MiB buffers, against one buffer 64 times)`];
+  return [`memory   ${machine.pageFaultUs.toFixed(1)} µs per page touched for the first time (a minor page fault: ${PRICE_PROBE})`];
 }
+
+const PRICE_PROBE = 'a child filling 64 new 1 MiB buffers, against one buffer 64 times';
 
 /**
  * For each timed pair whose runs' page faults were counted: how many pages each side touched for
@@ -170,10 +172,11 @@ export function formatMarkdown(report) {
   for (const row of report.results) lines.push(`| ${tableCells(row).map((cell) => cell.replace(/\|/g, '\\|')).join(' | ')} |`);
   const parts = formatParts(report.results).map((line) => line.trim());
   const faults = formatPageFaults(report);
-  const memory = formatPageFaultCost(report.machine).map((line) => line.replace(/^memory\s+/, 'memory: '));
+  const price = report.machine.pageFaultUs;
+  const priced = typeof price === 'number' ? `; one costs ${price.toFixed(1)} µs on this machine (${PRICE_PROBE})` : '';
   return [
     lines.join('\n'),
     ...(parts.length > 0 ? [parts.join('\n')] : []),
-    ...(faults.length > 0 ? [[`${PAGE_FAULTS_TITLE}; ${memory.join('') || 'not priced'}:`, '', ...faults.map((line) => `- ${line.trim()}`)].join('\n')] : []),
+    ...(faults.length > 0 ? [[`${PAGE_FAULTS_TITLE[0].toUpperCase()}${PAGE_FAULTS_TITLE.slice(1)}${priced}:`, '', ...faults.map((line) => `- ${line.trim()}`)].join('\n')] : []),
   ].join('\n\n') + '\n';
 }
