@@ -203,6 +203,7 @@ export function judge(value, goal, spread) {
 // Run in a child of its own, so that the memory it touches is fresh: 64 buffers of 1 MiB, each
 // new and filled once, against one buffer filled 64 times. The difference is the price of the
 // first touch of 16,384 pages, which this process's own page-fault count gives exactly.
+const PROBE_PAGES = (64 * 2 ** 20) / 4096;
 const PAGE_FAULT_PROBE = `
 const MiB = 1 << 20, N = 64;
 function fill(fresh) {
@@ -234,9 +235,10 @@ export function pageFaultCost(runs = 3) {
   const costs = [];
   for (let run = 0; run < runs; run++) {
     const probe = probePageFaults();
-    // No faults counted (a system without the count), or a probe that a burst of load made
-    // meaningless: nothing to divide.
-    if (probe === null || !(probe.faults > 0) || !(probe.ns > 0)) return null;
+    // No faults counted (a system without the count), a probe that a burst of load made
+    // meaningless, or fewer faults than 4 KiB pages (the kernel handed out huge pages, each a
+    // fault of another price): no price of a page to give.
+    if (probe === null || !(probe.faults >= PROBE_PAGES * 0.9) || !(probe.ns > 0)) return null;
     costs.push(probe.ns / 1000 / probe.faults);
   }
   return { usPerFault: median(costs), samples: costs };

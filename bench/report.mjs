@@ -50,7 +50,7 @@ function formatHeader(report) {
 /** The machine's price of a page of fresh memory (pageFaultCost in measure.mjs), when it was measured. */
 function formatPageFaultCost(machine) {
   if (machine.pageFaultUs === undefined) return [];
-  if (machine.pageFaultUs === null) return ['memory   page faults are not counted on this system'];
+  if (machine.pageFaultUs === null) return ['memory   the price of a page fault could not be measured on this system'];
   return [`memory   ${machine.pageFaultUs.toFixed(1)} µs per page touched for the first time (a minor page fault: ${PRICE_PROBE})`];
 }
 

@@ -35,11 +35,12 @@ describe('the bench: pages of memory touched for the first time', () => {
     expect(after! - before!).toBeGreaterThanOrEqual(own);
   });
 
-  it.runIf(linux)('prices a fault by 16,384 pages touched for the first time in a child, against the same filling of one buffer', () => {
+  it.runIf(linux)('prices a fault by the pages of 64 MiB touched for the first time in a child, against the same filling of one buffer', () => {
     const probe = probePageFaults();
     expect(probe).not.toBeNull();
-    // 64 MiB of new buffers against one reused: about 16,384 faults more (the allocator may map a little more or less).
-    expect(probe!.faults).toBeGreaterThan(16_000);
+    // 64 MiB of new buffers against one reused: 16,384 faults more with 4 KiB pages (16,490 on the
+    // development machine), far fewer where the kernel hands out huge pages, never more.
+    expect(probe!.faults).toBeGreaterThan(0);
     expect(probe!.faults).toBeLessThan(17_500);
     expect(Number.isFinite(probe!.ns)).toBe(true);
   });
@@ -91,7 +92,7 @@ describe('the bench: pages of memory touched for the first time', () => {
 
   it('leaves the price out where faults are not counted, and the section out where no run counted any', () => {
     const unpriced = formatText(report(null, [row('max', { ours: 900, reference: 1000 })]));
-    expect(unpriced).toContain('memory   page faults are not counted on this system');
+    expect(unpriced).toContain('memory   the price of a page fault could not be measured on this system');
     // Fewer faults than the reference: nothing to price.
     expect(unpriced).toContain('  validate max.zip: ours 900, reference 1,000\n');
     const none = formatText(report(null, [row('max', undefined)]));
