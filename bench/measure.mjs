@@ -226,10 +226,10 @@ console.log(JSON.stringify({ ns: fresh.ns - reused.ns, faults: fresh.faults - re
 
 /**
  * What this machine charges for the first touch of a page of memory, in microseconds per minor
- * page fault: the median of `runs` probes, or null where faults cannot be counted. A process that
- * reads tens of megabytes into new buffers pays it for each 4 KiB; `unzip` and `zip` work in a
- * few fixed kilobytes and hardly pay it at all, so where it is high, every ratio against them
- * carries it.
+ * page fault: the median of `runs` probes, or null where a probe gives no price (see below). A
+ * process that reads tens of megabytes into new buffers pays it for each 4 KiB; `unzip` and `zip`
+ * work in a few fixed kilobytes and hardly pay it at all, so where it is high, every ratio against
+ * them carries it.
  */
 export function pageFaultCost(runs = 3) {
   const costs = [];
