@@ -1,6 +1,4 @@
-import path from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { setCertificatesAside } from './test/helpers/certificates.js';
 
 // Before any worker starts, so that none of them, nor what they spawn, reads the file at start-up.
@@ -20,22 +18,6 @@ export const ISOLATED = [
   'test/testing/no-jsdom.test.ts',
 ];
 
-/**
- * Files that take a large share of a worker's run, started before all others: the end-to-end
- * file is about 200 s of a run of 550 to 650 s on two cores. vitest starts the files it has
- * timings for longest first, but a clean clone (CI) has none, and there it ordered the largest
- * files first, which put this one 17th of 188, to finish alone while the other worker waited.
- */
-export const SLOWEST = ['test/init/project-end-to-end.test.ts'];
-
-class SlowestFirst extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    const slowest = (file: TestSpecification) => SLOWEST.includes(path.relative(import.meta.dirname, file.moduleId).split(path.sep).join('/'));
-    return [...sorted.filter(slowest), ...sorted.filter((file) => !slowest(file))];
-  }
-}
-
 const base = {
   // Generous: the suite must pass on a 2-core machine busy with other work, where a browser or
   // spawned-binary test that takes 10 s alone can take several times that. A limit here only
@@ -50,7 +32,6 @@ export default defineConfig({
   test: {
     // Spawned binaries and browsers need elbow room on a 2-core machine.
     maxWorkers: 2,
-    sequence: { sequencer: SlowestFirst },
     projects: [
       { test: { ...base, name: 'isolated', include: ISOLATED } },
       // Every other file runs in a module graph shared with the files before it on the same worker:

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ISOLATED, SLOWEST } from '../vitest.config.js';
+import { ISOLATED } from '../vitest.config.js';
 import { setCertificatesAside, withCertificates } from './helpers/certificates.js';
 
 /*
@@ -27,7 +27,7 @@ describe('the suite configuration', () => {
   });
 
   it('names only files that exist', () => {
-    for (const file of [...ISOLATED, ...SLOWEST]) expect(existsSync(path.join(REPO, file)), file).toBe(true);
+    for (const file of ISOLATED) expect(existsSync(path.join(REPO, file)), file).toBe(true);
   });
 
   it('sets NODE_EXTRA_CA_CERTS aside for the run, and gives it back where npm runs as the user runs it', () => {
