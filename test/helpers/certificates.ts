@@ -1,7 +1,7 @@
 /*
  * NODE_EXTRA_CA_CERTS makes every Node process read and parse the certificate file it names as
  * it starts: about 50 ms a process on the development machine (`node -e 0`: 140 against 92 ms),
- * where the suite starts Node thousands of times (the CLI, scripts, vitest's own workers). No
+ * where the suite starts Node for nearly every CLI test (and for scripts, and vitest's workers). No
  * process the tests start needs certificates but npm reaching the registry, so the suite runs
  * without the variable (vitest.config.ts sets it aside before any worker starts), and the
  * end-to-end file, which runs npm as the user's shell would, gives it back.
