@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { judge, roundRatios, spreadOf } from '../../bench/measure.mjs';
 import { formatMissed, formatText } from '../../bench/report.mjs';
+import { benchReport } from '../helpers/bench-report.js';
 
 describe('the bench: a goal missed by less than the run-to-run spread', () => {
   it('takes the spread of a ratio from the ratio of each round, so load that slows both sides is not spread', () => {
@@ -35,21 +36,7 @@ describe('the bench: a goal missed by less than the run-to-run spread', () => {
     const results = [row('a', 1.0, 0.02, 'PASS'), row('b', 1.13, 0.04, 'SPREAD'), row('c', 1.5, 0.04, 'FAIL')];
     expect(formatMissed(results)).toBe('bench: 1 of 3 goals met; missed by less than the run-to-run spread: b; missed: c');
     expect(formatMissed([results[0]!, results[1]!])).toBe('bench: 1 of 2 goals met; missed by less than the run-to-run spread: b');
-    const report = {
-      machine: { node: 'v20', platform: 'linux x64', cpus: 2, cpuModel: 'cpu', memoryGiB: 1, loadAverage: [1, 1, 1] },
-      tools: { zip: { available: true, version: '3.0' }, unzip: { available: true, version: '6.00' }, time: { available: true } },
-      cli: { version: { available: true, value: '0.1.0' } },
-      inputs: {
-        typical: { files: 1, rawBytes: 1, zipBytes: 1 },
-        max: { files: 1, rawBytes: 1, zipBytes: 1 },
-        maxjs: { files: 1, rawBytes: 1, zipBytes: 1 },
-        maxmin: { files: 1, rawBytes: 1, zipBytes: 1 },
-        bomb: { rawBytes: 1, zipBytes: 1 },
-        fixtures: { small: { rows: 1, bytes: 1 }, large: { rows: 1, bytes: 1 } },
-      },
-      settings: { runs: 1, startupBoundRuns: 3, warmup: 1, memoryRuns: 1, removedVariables: [] },
-      results,
-    };
+    const report = benchReport(results);
     const lines = formatText(report).split('\n');
     expect(lines.find((line) => line.startsWith('b '))).toMatch(/1\.13x\s+±0\.04x\s+<= 1\.10x\s+SPREAD$/);
   });

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { childPageFaults, probePageFaults } from '../../bench/measure.mjs';
 import { formatMarkdown, formatText } from '../../bench/report.mjs';
+import { benchReport } from '../helpers/bench-report.js';
 
 const linux = process.platform === 'linux';
 const dirs: string[] = [];
@@ -59,21 +60,7 @@ describe('the bench: pages of memory touched for the first time', () => {
     note: null,
     ...(faults ? { faults } : {}),
   });
-  const report = (pageFaultUs: number | null, results: unknown[]) => ({
-    machine: { node: 'v20', platform: 'linux x64', cpus: 2, cpuModel: 'cpu', memoryGiB: 1, loadAverage: [1, 1, 1], pageFaultUs },
-    tools: { zip: { available: true, version: '3.0' }, unzip: { available: true, version: '6.00' }, time: { available: true } },
-    cli: { version: { available: true, value: '0.1.0' } },
-    inputs: {
-      typical: { files: 1, rawBytes: 1, zipBytes: 1 },
-      max: { files: 1, rawBytes: 1, zipBytes: 1 },
-      maxjs: { files: 1, rawBytes: 1, zipBytes: 1 },
-      maxmin: { files: 1, rawBytes: 1, zipBytes: 1 },
-      bomb: { rawBytes: 1, zipBytes: 1 },
-      fixtures: { small: { rows: 1, bytes: 1 }, large: { rows: 1, bytes: 1 } },
-    },
-    settings: { runs: 1, startupBoundRuns: 3, warmup: 1, memoryRuns: 1, removedVariables: [] },
-    results,
-  });
+  const report = (pageFaultUs: number | null, results: unknown[]) => benchReport(results, { pageFaultUs });
 
   it("shows the machine's price and what each pair's difference in faults costs at it", () => {
     const parts = { 'unzip -t maxjs.zip': { medianMs: 250, samplesMs: [] }, 'V8 parse': { medianMs: 450, samplesMs: [] } };
