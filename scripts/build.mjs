@@ -1,6 +1,7 @@
 // Build: generate the precompiled manifest-schema validator, compile TypeScript, then bundle the
 // CLI. Precompiling keeps ajv's schema compiler (tens of milliseconds) out of every `validate` run;
 // bundling keeps Node's module loader out of it (see bundleCli below).
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -135,9 +136,26 @@ async function bundleCli() {
     outputs.push(...result.outputFiles);
   }
   outputs.push(...(await bundleCodeWorker(dist, outdir)));
+  for (const file of outputs) assertAscii(file);
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
   for (const file of outputs) writeFileSync(file.path, file.contents);
+}
+
+/**
+ * The loader reads an ASCII bundle as Latin-1 (src/cli-loader.cts): a one-byte string, half the
+ * memory and none of UTF-8's decoding. One character outside ASCII anywhere in a bundle makes the
+ * whole of it a two-byte string, decoded from UTF-8. esbuild's `charset: 'ascii'` escapes strings
+ * and names, but leaves regular expressions and the comments it keeps as they are written: those
+ * must be written in ASCII (`\u00b9` in a regular expression, `...` for an ellipsis).
+ */
+function assertAscii(file) {
+  if (isAscii(file.contents)) return;
+  const lines = file.text.split('\n');
+  const found = lines.flatMap((line, index) => (!isAscii(Buffer.from(line)) ? [`  line ${index + 1}: ${line.trim().slice(0, 120)}`] : []));
+  throw new Error(
+    `${path.relative(root, file.path)} holds text outside ASCII, which makes the whole bundle a two-byte string when it is loaded. esbuild escapes strings but not regular expressions or comments; write these in ASCII in the source (\\u00b9 in a regular expression, ... for an ellipsis):\n${found.slice(0, 10).join('\n')}`,
+  );
 }
 
 /**
@@ -194,6 +212,8 @@ async function bundleVitePlugin() {
     plugins: [keepModuleUrls(outdir)],
     logLevel: 'warning',
   });
+  // Node reads an ES module as UTF-8; in ASCII it is a one-byte string, as the CLI's bundles are.
+  for (const file of result.outputFiles) assertAscii(file);
   for (const name of readdirSync(outdir)) if (name.endsWith('.js')) rmSync(path.join(outdir, name));
   for (const file of result.outputFiles) writeFileSync(file.path, file.contents);
 }

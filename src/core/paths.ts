@@ -60,7 +60,7 @@ export function allDotPrefixed(paths: readonly string[]): boolean {
   return paths.some((p) => p !== ROOT_ENTRY) && paths.every((p) => p.startsWith('./'));
 }
 
-const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(\..*)?$/i;
 const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
 
 /**

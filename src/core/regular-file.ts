@@ -42,7 +42,7 @@ export function describeFileKind(info: Stats): string {
 
 /** A file that is something other than a regular file: a folder, a named pipe, a device, a socket, a link. */
 export class NotRegularFileError extends UsageError {
-  /** What it is instead, as a phrase for a message: `a folder`, `a named pipe (FIFO)`… */
+  /** What it is instead, as a phrase for a message: `a folder`, `a named pipe (FIFO)`... */
   readonly kind: string;
 
   constructor(
@@ -62,7 +62,7 @@ export interface RegularFileOptions {
 
 /**
  * Opens a regular file for reading, or rejects with a NotRegularFileError naming what it is
- * instead. Other failures (ENOENT, EACCES…) reject with the file system's own error.
+ * instead. Other failures (ENOENT, EACCES...) reject with the file system's own error.
  */
 export async function openRegularFile(file: string | Buffer, options: RegularFileOptions = {}): Promise<{ handle: FileHandle; info: Stats }> {
   const follow = options.followLinks ?? true;

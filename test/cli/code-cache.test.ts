@@ -1,5 +1,6 @@
+import { isAscii } from 'node:buffer';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,6 +62,13 @@ describe('code cache of the CLI bundles', () => {
     expect(bundlesRunBy(['pack', tool, '--out', zip, '--force'])).toEqual({ code: 0, bundles: ['main.cjs', 'pack.cjs'] });
     expect(bundlesRunBy(['pack', tool, '--out', zip, '--force', '--report'])).toEqual({ code: 0, bundles: ['main.cjs', 'pack.cjs', 'report.cjs'] });
     expect(existsSync(path.join(work, 'report-bundle.report.html'))).toBe(true);
+  });
+
+  it('is given bundles in ASCII only, which it reads as Latin-1 (one byte a character, nothing to decode)', () => {
+    const bundles = readdirSync(path.join(root, 'dist', 'cli')).filter((name) => name.endsWith('.cjs'));
+    expect(bundles).toEqual(expect.arrayContaining(['main.cjs', 'validate.cjs', 'pack.cjs', 'dev.cjs', 'code-worker.cjs']));
+    const outside = bundles.filter((name) => !isAscii(readFileSync(path.join(root, 'dist', 'cli', name))));
+    expect(outside, 'scripts/build.mjs refuses these; was dist/ built by it?').toEqual([]);
   });
 
   it('loads a bundle written outside ASCII, an empty one and one without a last line break, each as its own text', () => {

@@ -1,5 +1,6 @@
+import { isAscii } from 'node:buffer';
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -31,6 +32,12 @@ function loadedBy(script: string): string[] {
 }
 
 describe('pipeline-tool/vite as built', () => {
+  it('is ASCII in every file, which Node decodes into one-byte strings', () => {
+    const files = readdirSync(path.join(dist, 'vite')).filter((name) => name.endsWith('.js'));
+    expect(files).toContain('index.js');
+    expect(files.filter((name) => !isAscii(readFileSync(path.join(dist, 'vite', name)))), 'scripts/build.mjs refuses these; was dist/ built by it?').toEqual([]);
+  });
+
   it('is loaded from dist/vite/ alone: none of the modules it is made from is loaded one by one', () => {
     const loaded = loadedBy('if (typeof pipeline !== "function" || pipeline().length === 0) process.exit(3);');
     expect(loaded[0]).toBe('vite/index.js');

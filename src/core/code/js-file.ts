@@ -39,7 +39,7 @@ for (let word = 0; word < WORDS.length; word++) if (PROPERTY_INTEREST[word]) PRO
 const SCOPED: readonly number[] = [
   W.alert, W.confirm, W.prompt, W.localStorage, W.sessionStorage, W.indexedDB, W.document, W.window, W.globalThis,
   W.self, W.parent, W.top, W.frames, W.pipeline, W.$, W.jQuery, W.Object,
-  // Constants a shorthand property may take its value from (`const qty = 0; … { qty }`).
+  // Constants a shorthand property may take its value from (`const qty = 0; ... { qty }`).
   W.qty, W.unitPrice, W.taxRate, W.discountPercent, W.lineType,
 ];
 export const SCOPE_BIT = new Uint32Array(WORDS.length);

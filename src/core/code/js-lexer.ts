@@ -39,7 +39,7 @@ export const P_OP = 20;
 export const P_DIVIDE = 21;
 /** `${` inside a template literal. */
 export const P_TEMPLATE_OPEN = 22;
-/** The `}` that ends a template's `${…}`. */
+/** The `}` that ends a template's `${...}`. */
 export const P_TEMPLATE_CLOSE = 23;
 /** `#` before a private name: the name after it is a member, like one after a dot. */
 export const P_HASH = 24;
@@ -146,7 +146,7 @@ export class JsLexer {
   private pendingDollar = false;
   private pendingStar = false;
   private inClass = false;
-  /** The template being read has had no `${…}` so far: its text is kept like a string's value. */
+  /** The template being read has had no `${...}` so far: its text is kept like a string's value. */
   private templatePlain = false;
   private carry: Buffer | undefined;
   /** The first bytes have not been looked at for a byte-order mark yet. */
@@ -211,7 +211,7 @@ export class JsLexer {
   }
 
   /**
-   * The value of the string literal just ended (or of a template without `${…}`), if it is at most
+   * The value of the string literal just ended (or of a template without `${...}`), if it is at most
    * 64 bytes long. Escapes are not decoded. Valid only while the handler is told of that literal.
    */
   stringValue(): string | undefined {
@@ -227,7 +227,7 @@ export class JsLexer {
     return lookupWord(this.stringBytes, 0, this.stringLength);
   }
 
-  /** True while the handler is told of a template literal that had no `${…}`. */
+  /** True while the handler is told of a template literal that had no `${...}`. */
   plainTemplate(): boolean {
     return this.templatePlain;
   }
@@ -582,7 +582,7 @@ export class JsLexer {
   }
 
   private close(): void {
-    // A stray closer at the top level is ignored; a mismatched one (`(…]`) still pops, which
+    // A stray closer at the top level is ignored; a mismatched one (`(...]`) still pops, which
     // recovers quickly from the rare misreading.
     if (this.depth > 0) this.depth--;
   }

@@ -48,7 +48,7 @@ export interface Chain {
   readonly receiver: number;
   /** How the chain ended (END_*). */
   readonly end: number;
-  /** The chain was the last element of a parenthesised expression that is then called: `(0, alert)(…)`. */
+  /** The chain was the last element of a parenthesised expression that is then called: `(0, alert)(...)`. */
   readonly indirect: boolean;
   /**
    * The chain is a whole argument of a call (`promise.catch(alert)`, `f(x, window.confirm)`): it
@@ -62,7 +62,7 @@ export interface Chain {
   readonly aliasLength: number;
   /**
    * The plain name that the expression starting with this chain is assigned to (`t =
-   * document.createElement(…)`, `const t = …`), or ''.
+   * document.createElement(...)`, `const t = ...`), or ''.
    */
   assigned(): string;
   /**
@@ -76,13 +76,13 @@ export interface Chain {
   text(i: number): string;
   line(i: number): number;
   column(i: number): number;
-  /** Number of leading names that stand for the global object (`window`, `self.top`…). */
+  /** Number of leading names that stand for the global object (`window`, `self.top`...). */
   globalPrefix(): number;
 }
 
 /**
  * A plain literal as written: a number (with its sign), the text of a string or of a template
- * without `${…}`, or nothing (`null`, `undefined`, `void 0`).
+ * without `${...}`, or nothing (`null`, `undefined`, `void 0`).
  */
 export type Literal = { kind: 'number'; value: number } | { kind: 'string'; value: string } | { kind: 'empty' };
 
@@ -91,9 +91,9 @@ export interface Property {
   readonly key: number;
   readonly line: number;
   readonly column: number;
-  /** The tag of the call this object is an argument of, directly (`Object.assign(el, {…})`). */
+  /** The tag of the call this object is an argument of, directly (`Object.assign(el, {...})`). */
   readonly callTag: number;
-  /** The nearest tag of any enclosing call (`quotes.create({ lines: [{…}] })`). */
+  /** The nearest tag of any enclosing call (`quotes.create({ lines: [{...}] })`). */
   readonly contextTag: number;
   /** The object is itself an argument of a call: `h('div', { innerHTML: html })`. */
   readonly argument: boolean;
@@ -101,7 +101,7 @@ export interface Property {
 
 /** `const|let|var name = init` or one plain element of `const { key: name } = init`. */
 export interface Declarator {
-  /** The key of the destructured element, or undefined for a plain `name = …`. */
+  /** The key of the destructured element, or undefined for a plain `name = ...`. */
   readonly key: string | undefined;
   readonly keyWord: number;
   readonly name: string;
@@ -120,9 +120,9 @@ export interface Token {
   readonly word: number;
   readonly depth: number;
   readonly newlineBefore: boolean;
-  /** The value of a K_STRING, or of a K_TEMPLATE_END without `${…}`, when at most 64 bytes. */
+  /** The value of a K_STRING, or of a K_TEMPLATE_END without `${...}`, when at most 64 bytes. */
   stringValue(): string | undefined;
-  /** True for a K_TEMPLATE_END whose template had no `${…}`. */
+  /** True for a K_TEMPLATE_END whose template had no `${...}`. */
   plainTemplate(): boolean;
   numberValue(): number;
   line(): number;

@@ -12,7 +12,7 @@ import { FirstBytes } from '../first-bytes.js';
  * - its name ends in .min.js or .min.css;
  * - it begins (after white space and an @charset rule) with a licence banner as library builds keep
  *   them: a comment opening with `/*!`, or one holding `@license` or `@preserve`; webpack's own
- *   `/*! For license information please see …` (which heads the author's bundle) is not one;
+ *   `/*! For license information please see ...` (which heads the author's bundle) is not one;
  * - or its first kilobyte holds a UMD wrapper (`typeof exports` and `define.amd`), the shape in
  *   which libraries are distributed and tools are not.
  *

@@ -36,7 +36,7 @@ const js: JsDetector = {
 
 /** What turns on a package's storage in the author's code: its finding then says where. */
 const ENTRIES: readonly LibraryEntry[] = [
-  // defineStore('draft', { …, persist: true }) (or an options object).
+  // defineStore('draft', { ..., persist: true }) (or an options object).
   { package: 'pinia-plugin-persistedstate', at: /^persist\s*:(?!\s*(?:false|undefined|null)\b)/ },
 ];
 

@@ -31,7 +31,7 @@ export function safeFileName(text: string): string {
 }
 
 /** Names Windows keeps for devices, whatever their extension: `CON.zip` cannot be created. */
-const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
+const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])$/i;
 
 /**
  * `<shortName>-<version>.zip`, the name in lower case (as web-ext, npm and vsce name what they
