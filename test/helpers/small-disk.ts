@@ -32,6 +32,7 @@ function findBlocker(): string | null {
     const probe = mountSmallDisk({ sizeKiB: 64 });
     execFileSync('umount', [probe], { stdio: 'ignore' });
     mounted.splice(mounted.indexOf(probe), 1);
+    rmSync(probe, { recursive: true, force: true });
     return null;
   } catch (error) {
     return `mounting a tmpfs failed (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`;
