@@ -1,4 +1,4 @@
-import { openBundleToCheck } from './bundle/open-bundle.js';
+import { openBundleForVerdict } from './bundle/open-bundle.js';
 import type { ExcludedEntry } from './shipment/left-out.js';
 import type { BundleEntry, BundleSource } from './shipment/source.js';
 import { afterScans, beforeScans, contentScanners, type DisableDirective, type ScanContext, type ScanOutput, type ScanSession } from './code/index.js';
@@ -74,7 +74,7 @@ export const COLLECT_EVERY = 8 * 1024 * 1024;
  */
 export async function validateBundle(bundle: string | BundleSource, options: ValidateOptions = {}): Promise<Report> {
   const settings = settingsResolver(checkRuleSettings(options.rules ?? {}), checkOverrides(options.overrides ?? []));
-  const source = typeof bundle === 'string' ? await openBundleToCheck(bundle) : bundle;
+  const source = typeof bundle === 'string' ? await openBundleForVerdict(bundle) : bundle;
   try {
     const excluded = options.excluded ?? source.excluded;
     const only = options.only === undefined ? undefined : new Set(options.only);

@@ -217,6 +217,48 @@ describe('openShippedFolder: the folder as the rules see it', () => {
     expect(problem?.message).toMatch(/ Largest entries \(compressed\): img\/photo\.png 10,100,000 bytes, img\/small\.png 1,000 bytes, /);
   });
 
+  it('opened for the verdict alone: not measured while its files, stored as they are, fit under the limit', async () => {
+    const small = await openShippedFolder(writeFolder(goodFiles()), { measure: 'for-verdict' });
+    expect(small.archiveSize).toBeUndefined();
+    expect(small.sized).toBeUndefined();
+    expect(small.entries.filter((entry) => entry.compressedSize !== undefined)).toEqual([]);
+    // Over the limit as they are, far under it deflated: measured, and within the limit.
+    const spaces = await openShippedFolder(writeFolder({ ...goodFiles(), 'lib/spaces.js': `/*${' '.repeat(10_100_000)}*/\n` }), { measure: 'for-verdict' });
+    await spaces.sized;
+    expect(spaces.archiveSize).toBeGreaterThan(0);
+    expect(spaces.archiveSize).toBeLessThan(100_000);
+    expect((await validateBundle(spaces)).problems.filter((problem) => problem.ruleId === 'bundle-size')).toEqual([]);
+  });
+
+  it('opened for the verdict alone: measured once the zip, every file stored, would pass the limit, and judged by what it measures', async () => {
+    // A photo that deflate cannot shrink, sized so that the zip with every file stored is 10,000,000 bytes.
+    const files = (photo: number) => ({ ...goodFiles(), 'img/photo.png': noise(photo) });
+    const probe = await openShippedFolder(writeFolder(files(1_000)), { measure: false });
+    const records = probe.entries.reduce((sum, entry) => sum + 30 + 46 + 2 * Buffer.byteLength(entry.path) + entry.declaredSize, 22);
+    const atLimit = 1_000 + 10_000_000 - records;
+    const bundleSize = async (folder: string) => (await validateBundle(folder)).problems.filter((problem) => problem.ruleId === 'bundle-size').length;
+
+    const at = writeFolder(files(atLimit));
+    expect((await openShippedFolder(at, { measure: 'for-verdict' })).archiveSize).toBeUndefined();
+    const zipped = (await openShippedFolder(at)).archiveSize!;
+    expect(zipped).toBeLessThanOrEqual(10_000_000);
+    expect(await bundleSize(at)).toBe(0);
+
+    // A byte more: measured; the other files deflate, so the zip is still within the limit.
+    const over = writeFolder(files(atLimit + 1));
+    const measured = await openShippedFolder(over, { measure: 'for-verdict' });
+    await measured.sized;
+    expect(measured.archiveSize).toBe(zipped + 1);
+    expect(await bundleSize(over)).toBe(0);
+
+    // What the other files save, and a byte more: the zip itself is 10,000,001 bytes.
+    const past = writeFolder(files(atLimit + (10_000_000 - zipped) + 1));
+    const tooLarge = await openShippedFolder(past, { measure: 'for-verdict' });
+    await tooLarge.sized;
+    expect(tooLarge.archiveSize).toBe(10_000_001);
+    expect(await bundleSize(past)).toBe(1);
+  });
+
   it('reads only its own entries', async () => {
     const source = await openShippedFolder(writeFolder(goodFiles()), { measure: false });
     const stranger = { path: 'app.js', kind: 'file' as const, declaredSize: 31, readable: true };

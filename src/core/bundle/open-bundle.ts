@@ -21,7 +21,16 @@ export function openBundleToCheck(location: string): Promise<BundleSource> {
   return open(location, 'alongside');
 }
 
-async function open(location: string, measure: true | 'alongside'): Promise<BundleSource> {
+/**
+ * As openBundleToCheck, for a caller that wants the verdict and no figures (validate without
+ * --report): a folder's zip is measured only when it could be larger than the marketplace accepts
+ * (see openShippedFolder), so an ordinary folder is not deflated at all.
+ */
+export function openBundleForVerdict(location: string): Promise<BundleSource> {
+  return open(location, 'for-verdict');
+}
+
+async function open(location: string, measure: true | 'alongside' | 'for-verdict'): Promise<BundleSource> {
   const info = await stat(location).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(
       error.code === 'ENOENT' ? `${location} does not exist. Give the path of a tool folder or a .zip bundle.` : `cannot read ${location}: ${error.message}`,

@@ -5,6 +5,7 @@ import { UsageError } from '../errors.js';
 import { MANIFEST_MAX_BYTES, manifestString, parseManifest } from '../manifest/read-manifest.js';
 import { shippedManifest } from '../manifest/shipped-manifest.js';
 import { MANIFEST_PATH } from '../paths.js';
+import { MAX_ARCHIVE_BYTES } from '../rules/bundle-size.js';
 import { MAX_UNPACKED_BYTES } from '../rules/unpacked-size.js';
 import { defaultZipName } from './zip-name.js';
 import { excludeOutput, selectFiles, type SelectOptions, type Selection } from './select-files.js';
@@ -208,14 +209,26 @@ function zipSize(shipment: Shipment, stored: ReadonlyMap<ShippedFile, number>): 
 }
 
 /**
+ * The largest the zip of the shipment can be: every file stored as it is. Pack stores a file that
+ * deflate would not make smaller, so no file takes more room in the zip than its own size.
+ */
+function zipSizeAtMost(shipment: Shipment): number {
+  return zipSizeOf(shipment.files.map((file) => ({ name: file.name, storedSize: file.size })));
+}
+
+/**
  * Opens a tool folder as the bundle pack would make of it: what validate and the dev server check.
  * The zip's size is measured unless `measure` is false. With `measure: 'alongside'` the source
  * comes back at once and the size is measured while its files are read (deflating on the thread
- * pool while the checks run on the main thread); its `sized` settles when the size is known.
+ * pool while the checks run on the main thread); its `sized` settles when the size is known. With
+ * `'for-verdict'`, for a caller that wants the rules' verdict and no figures, it is measured so
+ * only when the zip could pass the marketplace's limit: below that, `bundle-size` has nothing to
+ * say whatever the exact size, which is left unknown (no `archiveSize`, no `compressedSize`).
  */
-export async function openShippedFolder(root: string, options: ShipmentOptions & { measure?: boolean | 'alongside' } = {}): Promise<ShippedSource> {
+export async function openShippedFolder(root: string, options: ShipmentOptions & { measure?: boolean | 'alongside' | 'for-verdict' } = {}): Promise<ShippedSource> {
   const shipment = await planShipment(root, options).catch(explainFileSystemError);
-  if (options.measure === 'alongside') return measuringSource(shipment);
+  if (options.measure === 'for-verdict' && zipSizeAtMost(shipment) <= MAX_ARCHIVE_BYTES) return shipmentSource(shipment);
+  if (options.measure === 'alongside' || options.measure === 'for-verdict') return measuringSource(shipment);
   const stored = options.measure === false ? undefined : await measureShipment(shipment);
   return shipmentSource(shipment, stored);
 }
