@@ -153,7 +153,7 @@ export function shipmentSource(shipment: Shipment, stored?: ReadonlyMap<ShippedF
   const source: ShippedSource & { archiveSize?: number } = {
     kind: 'folder',
     location: selection.source.location,
-    ...(stored ? { archiveSize: zipSize(shipment, stored) } : {}),
+    ...(stored ? { archiveSize: zipSize(shipment, (file) => stored.get(file)!) } : {}),
     entries,
     findings: selection.source.findings
       .filter((finding) => finding.file === undefined || shipped.has(finding.file))
@@ -173,7 +173,7 @@ export function shipmentSource(shipment: Shipment, stored?: ReadonlyMap<ShippedF
     const sized = measuring.sizes.then((sizes) => {
       if (!sizes) return;
       entries.forEach((entry, index) => (entry.compressedSize = sizes.get(files[index]!)));
-      source.archiveSize = zipSize(shipment, sizes);
+      source.archiveSize = zipSize(shipment, (file) => sizes.get(file)!);
     });
     // Whoever checks the bundle awaits this; a run given up before then (closed, or failed on
     // something else) must not leave a rejection nobody handles.
@@ -204,16 +204,9 @@ interface Measuring {
   abort: AbortController;
 }
 
-function zipSize(shipment: Shipment, stored: ReadonlyMap<ShippedFile, number>): number {
-  return zipSizeOf(shipment.files.map((file) => ({ name: file.name, storedSize: stored.get(file)! })));
-}
-
-/**
- * The largest the zip of the shipment can be: every file stored as it is. Pack stores a file that
- * deflate would not make smaller, so no file takes more room in the zip than its own size.
- */
-function zipSizeAtMost(shipment: Shipment): number {
-  return zipSizeOf(shipment.files.map((file) => ({ name: file.name, storedSize: file.size })));
+/** The size of the shipment's zip, each file taking `storedSize(file)` bytes in it. */
+function zipSize(shipment: Shipment, storedSize: (file: ShippedFile) => number): number {
+  return zipSizeOf(shipment.files.map((file) => ({ name: file.name, storedSize: storedSize(file) })));
 }
 
 /**
@@ -227,7 +220,8 @@ function zipSizeAtMost(shipment: Shipment): number {
  */
 export async function openShippedFolder(root: string, options: ShipmentOptions & { measure?: boolean | 'alongside' | 'for-verdict' } = {}): Promise<ShippedSource> {
   const shipment = await planShipment(root, options).catch(explainFileSystemError);
-  if (options.measure === 'for-verdict' && zipSizeAtMost(shipment) <= MAX_ARCHIVE_BYTES) return shipmentSource(shipment);
+  // The largest the zip can be: every file stored as it is (pack stores what deflate would not shrink).
+  if (options.measure === 'for-verdict' && zipSize(shipment, (file) => file.size) <= MAX_ARCHIVE_BYTES) return shipmentSource(shipment);
   if (options.measure === 'alongside' || options.measure === 'for-verdict') return measuringSource(shipment);
   const stored = options.measure === false ? undefined : await measureShipment(shipment);
   return shipmentSource(shipment, stored);
