@@ -96,13 +96,14 @@ function chunkBundle(): Record<string, string | Buffer> {
 const library = async () => (await import('../../dist/index.js' as string)) as typeof Library;
 const threadCounts = async () => ((await import('../../dist/core/code/code-threads.js' as string)) as typeof CodeThreads).codeThreadCounts();
 
-async function validateWith(bundle: string, threads: string): Promise<{ report: Report; workers: number }> {
-  const before = (await threadCounts()).workers;
+async function validateWith(bundle: string, threads: string): Promise<{ report: Report; workers: number; frames: number }> {
+  const before = await threadCounts();
   const saved = process.env['PIPELINE_TOOL_CODE_THREADS'];
   process.env['PIPELINE_TOOL_CODE_THREADS'] = threads;
   try {
     const report = await (await library()).validateBundle(bundle, { sourceMaps: { root: path.dirname(bundle) } });
-    return { report, workers: (await threadCounts()).workers - before };
+    const after = await threadCounts();
+    return { report, workers: after.workers - before.workers, frames: after.frames - before.frames };
   } finally {
     if (saved === undefined) delete process.env['PIPELINE_TOOL_CODE_THREADS'];
     else process.env['PIPELINE_TOOL_CODE_THREADS'] = saved;
@@ -126,6 +127,10 @@ describe('the code checks on several threads give one thread’s output', () => 
       const several = await validateWith(bundle, threads);
       // The threads did take jobs: otherwise this compares one thread with itself.
       expect(several.workers).toBeGreaterThan(0);
+      // Jobs' bytes go through frames of memory shared with the workers, each reused once its job
+      // is answered: a job that left anything reading its frame behind would change later results.
+      expect(several.frames).toBeGreaterThan(0);
+      expect(several.frames).toBeLessThanOrEqual(several.workers);
       expect(several.report).toEqual(one.report);
       for (const format of formatNames) {
         const formatter = (await loadFormatter(format, { colour: false }))!;
@@ -141,7 +146,10 @@ describe('the code checks on several threads give one thread’s output', () => 
     const one = run(chunks, '0,0');
     expect(one.stderr).toMatch(/code threads: 0 jobs in workers/);
     const several = run(chunks, '2,0');
-    expect(several.stderr).toMatch(/code threads: [1-9]\d* jobs in workers/);
+    const [, given, frames] = /code threads: (\d+) jobs in workers, .*, (\d+) frames/.exec(several.stderr) ?? [];
+    expect(Number(given)).toBeGreaterThan(0);
+    // Frames were reused, and what was read from them came out as on one thread.
+    expect(Number(frames)).toBeLessThan(Number(given));
     expect(several.stdout).toBe(one.stdout);
     expect(several.code).toBe(one.code);
     expect(run(writeFolder(moduleBundle()), '2').stderr).toMatch(/code threads: 0 jobs in workers, 0 here/);

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type * as WorkerThreads from 'node:worker_threads';
-import type { Worker } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
 import type { Finding } from '../problem.js';
 import type { BundleEntry } from '../shipment/source.js';
 import type { BundleFacts } from './js-rule.js';
@@ -25,10 +25,11 @@ import { noteScriptMode } from './script-modes.js';
  * on one thread. Findings, their order, disable comments and library marks come out as one
  * thread's, byte for byte.
  *
- * None of this runs unless PIPELINE_TOOL_CODE_THREADS asks (see settings): on two cores the second
- * isolate's own costs took what the reading thread saved (docs/performance.md). Even then, a bundle
- * with less than THREADS_THRESHOLD bytes of script starts no worker: each costs about a hundred
- * milliseconds of CPU to start and tens of megabytes of memory.
+ * None of this runs unless PIPELINE_TOOL_CODE_THREADS asks (see settings): on two cores a worker
+ * took about a fifteenth off `validate maxmin.zip` for about 36 MB more memory, and slowed bundles
+ * whose scripts V8 parses as well, on the syntax check's own thread (docs/performance.md). Even
+ * then, a bundle with less than THREADS_THRESHOLD bytes of script starts no worker: each costs
+ * about a hundred milliseconds of CPU to start and tens of megabytes of memory.
  */
 
 /** Bytes of .js files (as their headers declare) from which a bundle's scripts are shared over threads. */
@@ -45,6 +46,8 @@ const UNMERGED_LIMIT = 24 * 1024 * 1024;
  * ahead, the fewer checked twice.
  */
 const UNMERGED_JOBS = 3;
+/** Frames of shared memory for jobs' bytes are made in multiples of this. */
+const FRAME_GRAIN = 64 * 1024;
 /** Workers at most, whatever the machine. */
 const MAX_WORKERS = 4;
 
@@ -97,8 +100,24 @@ interface Pending {
 
 interface WorkerSlot {
   worker: Worker;
+  /** Where the worker answers: read without waiting for the event loop (see drain). */
+  port: MessagePort;
   load: number;
   failed: boolean;
+}
+
+/** A job as a worker is given it: its bytes are the first lengths' sum of `frame`, read in pieces of those lengths. */
+export interface JobMessage {
+  id: number;
+  file: string;
+  frame: SharedArrayBuffer;
+  lengths: number[];
+}
+
+/** What a worker answers on its port: a job's result (undefined: do it again here). */
+export interface WorkerAnswer {
+  id: number;
+  result: JobResult | undefined;
 }
 
 /**
@@ -118,8 +137,8 @@ function settings(): { workers: number; threshold: number } {
   };
 }
 
-/** What the threads did in this process: jobs given to workers, done here, and done again at their turn. */
-const counts = { workers: 0, here: 0, again: 0 };
+/** What the threads did in this process: jobs given to workers, done here, and done again at their turn; frames of shared memory made for the workers' jobs. */
+const counts = { workers: 0, here: 0, again: 0, frames: 0 };
 
 export function codeThreadCounts(): Readonly<typeof counts> {
   return { ...counts };
@@ -156,15 +175,20 @@ export class CodeThreads {
     file: string,
   ) {
     const threads = requireHere('node:worker_threads') as typeof WorkerThreads;
+    this.receive = threads.receiveMessageOnPort;
     for (let i = 0; i < workers; i++) {
-      const slot: WorkerSlot = { worker: undefined as unknown as Worker, load: 0, failed: false };
+      const { port1, port2 } = new threads.MessageChannel();
+      let worker: Worker;
       try {
-        slot.worker = new threads.Worker(file, { workerData: setting, stdout: true, stderr: true });
+        worker = new threads.Worker(file, { workerData: { setting, port: port2 }, transferList: [port2], stdout: true, stderr: true });
       } catch {
+        port1.close();
         continue;
       }
-      slot.worker.unref();
-      slot.worker.on('message', (message: { id: number; result?: JobResult }) => this.answered(slot, message.id, message.result));
+      const slot: WorkerSlot = { worker, port: port1, load: 0, failed: false };
+      worker.unref();
+      port1.on('message', (answer: WorkerAnswer) => this.answered(slot, answer));
+      port1.unref();
       slot.worker.on('error', () => this.fail(slot));
       slot.worker.on('exit', () => this.fail(slot));
       this.slots.push(slot);
@@ -193,6 +217,7 @@ export class CodeThreads {
    */
   submit<T>(job: Job, merged: Merged<T>): Promise<T> {
     const bytes = job.chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+    this.drain();
     return new Promise<T>((resolve, reject) => {
       const pending: Pending = { job, bytes, result: undefined, lost: false, merge: (result) => resolve(merged(result)), fail: reject };
       this.queue.push(pending);
@@ -202,10 +227,12 @@ export class CodeThreads {
         slot.load++;
         counts.workers++;
         const id = this.nextId++;
-        this.given.set(id, { pending, slot });
-        const whole = Buffer.concat(job.chunks, bytes);
+        const frame = this.frameFor(bytes);
+        let at = 0;
+        for (const chunk of job.chunks) at += chunk.copy(frame, at);
+        this.given.set(id, { pending, slot, frame });
         slot.worker.ref();
-        slot.worker.postMessage({ id, file: job.file, bytes: whole, lengths: job.chunks.map((c) => c.length) }, [whole.buffer as ArrayBuffer]);
+        slot.worker.postMessage({ id, file: job.file, frame: frame.buffer as SharedArrayBuffer, lengths: job.chunks.map((c) => c.length) } satisfies JobMessage);
       } else {
         counts.here++;
         try {
@@ -231,6 +258,8 @@ export class CodeThreads {
   roomToRead(): Promise<void> | undefined {
     const room = () => this.queue.length <= UNMERGED_JOBS && this.unmergedBytes <= UNMERGED_LIMIT;
     if (room()) return undefined;
+    this.drain();
+    if (room()) return undefined;
     return new Promise((resolve) => {
       const check = () => (room() ? resolve() : this.waiters.push(check));
       this.waiters.push(check);
@@ -238,11 +267,54 @@ export class CodeThreads {
   }
 
   private nextId = 0;
-  private readonly given = new Map<number, { pending: Pending; slot: WorkerSlot }>();
+  private readonly given = new Map<number, { pending: Pending; slot: WorkerSlot; frame: Buffer }>();
 
-  private answered(slot: WorkerSlot, id: number, result: JobResult | undefined): void {
-    const pending = this.given.get(id)?.pending;
+  /**
+   * Memory shared with the workers that jobs' bytes are copied into, each reused once the worker
+   * given it has answered. Memory new to the process costs a page fault per page the first time it
+   * is written, and a job's bytes are mostly written once: a buffer of their own per job (a copy,
+   * moved to the worker) cost the reading thread more in faults than the worker saved it.
+   */
+  private readonly frames: Buffer[] = [];
+
+  /** A frame of at least `bytes` (as a view of exactly that many), from those free or new. */
+  private frameFor(bytes: number): Buffer {
+    let best = -1;
+    for (let i = 0; i < this.frames.length; i++) {
+      const size = this.frames[i]!.buffer.byteLength;
+      if (size >= bytes && (best < 0 || size < this.frames[best]!.buffer.byteLength)) best = i;
+    }
+    if (best >= 0) {
+      const [frame] = this.frames.splice(best, 1);
+      return Buffer.from(frame!.buffer, 0, bytes);
+    }
+    // None large enough: a new one, and the smallest free one let go, so that what is kept never
+    // exceeds what the workers can hold at once.
+    if (this.frames.length > 0) this.frames.splice(this.frames.indexOf(this.frames.reduce((a, b) => (a.buffer.byteLength <= b.buffer.byteLength ? a : b))), 1);
+    counts.frames++;
+    return Buffer.from(new SharedArrayBuffer(Math.ceil(Math.max(bytes, 1) / FRAME_GRAIN) * FRAME_GRAIN), 0, bytes);
+  }
+
+  private readonly receive: typeof WorkerThreads.receiveMessageOnPort;
+
+  /**
+   * Takes what the workers have said since, without waiting for the event loop: the reading thread
+   * may not return to it until the bundle is read (zip entries are inflated, and jobs run, in one
+   * go), and a worker whose answers wait there has nothing more to do meanwhile.
+   */
+  private drain(): void {
+    for (const slot of this.slots) {
+      if (slot.failed) continue;
+      for (let received = this.receive(slot.port); received; received = this.receive(slot.port)) this.answered(slot, received.message as WorkerAnswer);
+    }
+  }
+
+  private answered(slot: WorkerSlot, { id, result }: WorkerAnswer): void {
+    const given = this.given.get(id);
     this.given.delete(id);
+    // The worker is done with the job's bytes once it has answered.
+    if (given) this.frames.push(given.frame);
+    const pending = given?.pending;
     slot.load--;
     if (slot.load === 0) slot.worker.unref();
     if (!pending) return;
@@ -281,6 +353,7 @@ export class CodeThreads {
 
   /** Stops the workers once the bundle is read: a long-running caller (the dev server) keeps no idle threads. */
   close(): void {
+    this.frames.length = 0;
     for (const slot of this.slots) {
       if (slot.failed) continue;
       slot.failed = true;

@@ -63,8 +63,8 @@ export async function runValidate(bundles: readonly string[], flags: ValidateFla
   }
   if (io.env['PIPELINE_TOOL_CODE_THREADS'] !== undefined && io.env['PIPELINE_TOOL_CODE_THREADS'] !== '') {
     // The threads are an internal setting: what they did is told to those who set it (tests, benchmarks).
-    const { workers, here, again } = codeThreadCounts();
-    io.stderr(`pipeline-tool: code threads: ${workers} jobs in workers, ${here} here, ${again} checked again\n`);
+    const { workers, here, again, frames } = codeThreadCounts();
+    io.stderr(`pipeline-tool: code threads: ${workers} jobs in workers, ${here} here, ${again} checked again, ${frames} frames\n`);
   }
   const total = totalOf(reports);
   const code = exitCodeFor(total, flags.maxWarnings);
