@@ -26,7 +26,7 @@ import { noteScriptMode } from './script-modes.js';
  * thread's, byte for byte.
  *
  * None of this runs unless PIPELINE_TOOL_CODE_THREADS asks (see settings): on two cores a worker
- * took about a fifteenth off `validate maxmin.zip` for about 36 MB more memory, and slowed bundles
+ * took about a fifteenth off `validate maxmin.zip` for about 35 MiB more memory, and slowed bundles
  * whose scripts V8 parses as well, on the syntax check's own thread (docs/performance.md). Even
  * then, a bundle with less than THREADS_THRESHOLD bytes of script starts no worker: each costs
  * about a hundred milliseconds of CPU to start and tens of megabytes of memory.
