@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { decodedMappings, TraceMap } from '@jridgewell/trace-mapping';
 import { formatBytes, groupDigits } from '../format-bytes.js';
 import { mapReferenceOf } from './map-reference.js';
+import { mapTextOf, parseMapText, type MapText } from './map-json.js';
 import { indexMappingsInSlices, segmentAt, type MappingLines } from './mapping-lines.js';
 import { BASE64 } from './read-mappings.js';
 import { isFileInside, pathInside, readInside, readRegularUpTo } from './read-inside.js';
@@ -23,6 +24,9 @@ export interface SourcePosition {
  */
 export type ColumnUnit = 'characters' | 'utf16';
 
+/** A map file's text, or its bytes, by its path in the folder (see SourcePlacerOptions.readMap). */
+export type MapReader = (file: string, named: boolean) => Promise<string | Buffer | undefined>;
+
 export interface SourcePlacerOptions {
   /**
    * The built folder on disk. A built file's path is taken inside it, which is what a map's relative
@@ -38,12 +42,12 @@ export interface SourcePlacerOptions {
   /** The text of a built file, by its slash-separated path in the folder; undefined when it cannot be had. */
   readBuilt: (file: string) => Promise<string | undefined>;
   /**
-   * The text of a map file, by its slash-separated path in the folder: `named` when a built file's
-   * comment names it, else the `<file>.map` looked for beside a built file that has no comment.
-   * Undefined when it cannot be had. Default: read from the folder on disk (up to
-   * {@link MAX_MAP_BYTES}, never through a link out of it).
+   * The text of a map file (or its bytes, which are UTF-8), by its slash-separated path in the
+   * folder: `named` when a built file's comment names it, else the `<file>.map` looked for beside a
+   * built file that has no comment. Undefined when it cannot be had. Default: read from the folder
+   * on disk (up to {@link MAX_MAP_BYTES}, never through a link out of it).
    */
-  readMap?: (file: string, named: boolean) => Promise<string | undefined>;
+  readMap?: MapReader;
   /** Abort to stop: the next map is neither read nor decoded, and `place` rejects with the reason. */
   signal?: AbortSignal;
   /** Tighter budgets than {@link MAP_BUDGETS}, for tests. */
@@ -170,11 +174,11 @@ export function createSourcePlacer(options: SourcePlacerOptions): SourcePlacer {
     if (text === undefined) return null;
     const found = await findMapText(file, text, folder, readMap);
     if (!found) return null;
-    const { json, url: mapUrl } = found;
+    const { text: mapText, url: mapUrl } = found;
     signal?.throwIfAborted();
-    const depth = nestingOf(json);
+    const depth = nestingOf(mapText.json);
     if (depth > budgets.nesting) throw new MapRefused('nesting', `its source map is not used: it nests objects and arrays ${depth} levels deep; a map needs a few, and at most ${budgets.nesting} are read`);
-    const parsed: unknown = JSON.parse(json);
+    const parsed = parseMapText(mapText);
     if (!looksLikeMap(parsed)) return null;
     const map = parsed as RawMap;
     if (map.sections !== undefined && map.sections.length > budgets.sections) {
@@ -315,30 +319,31 @@ export interface FoundMap {
  * text is `text`), found as browsers find it (see createSourcePlacer), with the address its sources
  * are resolved against; null when there is none.
  */
-async function findMapText(file: string, text: string, folder: string, readMap: (file: string, named: boolean) => Promise<string | undefined>): Promise<{ json: string; url: string } | null> {
+async function findMapText(file: string, text: string, folder: string, readMap: MapReader): Promise<{ text: MapText; url: string } | null> {
   const reference = mapReferenceOf(text, file);
   if (reference.kind === 'unusable') return null;
-  if (reference.kind === 'inline') return { json: reference.json, url: pathToFileURL(path.join(folder, ...file.split('/'))).href };
+  if (reference.kind === 'inline') return { text: { json: reference.json }, url: pathToFileURL(path.join(folder, ...file.split('/'))).href };
   const mapFile = reference.kind === 'file' ? reference.path : `${file}.map`;
   const mapPath = path.join(folder, ...mapFile.split('/'));
   if (pathInside(folder, mapPath) === undefined) return null;
-  const json = await readMap(mapFile, reference.kind === 'file');
-  return json === undefined ? null : { json, url: pathToFileURL(mapPath).href };
+  const read = await readMap(mapFile, reference.kind === 'file');
+  if (read === undefined) return null;
+  return { text: typeof read === 'string' ? { json: read } : mapTextOf(read), url: pathToFileURL(mapPath).href };
 }
 
 /**
  * The source map of the built file `file`, parsed; null when there is none, or what is there is
  * not a usable map (one refused by its size or its nesting included).
  */
-export async function findSourceMap(file: string, text: string, folder: string, readMap: (file: string, named: boolean) => Promise<string | undefined>): Promise<FoundMap | null> {
+export async function findSourceMap(file: string, text: string, folder: string, readMap: MapReader): Promise<FoundMap | null> {
   const found = await findMapText(file, text, folder, readMap).catch((error: unknown) => {
     if (error instanceof MapRefused) return null;
     throw error;
   });
-  if (!found || nestingOf(found.json) > MAP_BUDGETS.nesting) return null;
+  if (!found || nestingOf(found.text.json) > MAP_BUDGETS.nesting) return null;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(found.json);
+    parsed = parseMapText(found.text);
   } catch {
     return null;
   }
@@ -346,15 +351,15 @@ export async function findSourceMap(file: string, text: string, folder: string, 
 }
 
 /** Reads map files from inside `folder` on disk (never through a link out of it); one over MAX_MAP_BYTES is refused with a note. */
-export function readMapInside(folder: string): (file: string) => Promise<string | undefined> {
+export function readMapInside(folder: string): (file: string) => Promise<Buffer | undefined> {
   return (file) => readMapFile(folder, file);
 }
 
-/** A map file of the folder, or undefined; one over MAX_MAP_BYTES is refused with a note. */
-async function readMapFile(folder: string, file: string): Promise<string | undefined> {
+/** A map file's bytes, or undefined; one over MAX_MAP_BYTES is refused with a note. */
+async function readMapFile(folder: string, file: string): Promise<Buffer | undefined> {
   const absolute = path.join(folder, ...file.split('/'));
   const bytes = await readInside(folder, absolute, MAX_MAP_BYTES);
-  if (bytes !== undefined) return bytes.toString('utf8');
+  if (bytes !== undefined) return bytes;
   const size = await lstat(absolute).then((info) => (info.isFile() ? info.size : 0), () => 0);
   if (size > MAX_MAP_BYTES) throw new MapRefused('size', `its source map is not used: ${file} is ${formatBytes(size)}, more than the ${formatBytes(MAX_MAP_BYTES)} read`);
   return undefined;
