@@ -6,52 +6,64 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bytesBySource } from '../../src/core/source-map/source-bytes.js';
 import { createSourcePlacer } from '../../src/core/source-map/source-placer.js';
-import { readMappings } from '../../src/core/source-map/read-mappings.js';
+import { readSourceRuns } from '../../src/core/source-map/read-mappings.js';
 import { tempDir } from '../helpers/bundles.js';
 import { vlq } from '../helpers/vlq.js';
 
-/** A map's decoded mappings, as trace-mapping takes them: per line, per segment, 1, 4 or 5 numbers. */
-type DecodedMappings = number[][][];
+/** Where each run of one source starts, as readSourceRuns tells it: line, column, source (-1 for none). */
+type Run = [number, number, number];
 
-/**
- * `mappings` decoded as trace-mapping decodes them, in slices (see {@link readMappings});
- * undefined where that decoder would read them otherwise than as written, for it to decode.
- */
-async function decodeMappings(mappings: string, signal?: AbortSignal): Promise<DecodedMappings | undefined> {
-  const lines: DecodedMappings = [];
-  const count = await readMappings(
-    mappings,
-    (line, count, column, source, sourceLine, sourceColumn, name) => {
-      while (lines.length <= line) lines.push([]);
-      lines[line]!.push(count === 1 ? [column] : count === 4 ? [column, source, sourceLine, sourceColumn] : [column, source, sourceLine, sourceColumn, name]);
-    },
-    signal,
-  );
-  if (count === false) return undefined;
-  while (lines.length < count) lines.push([]);
-  return lines;
+async function runsOf(mappings: string, signal?: AbortSignal): Promise<Run[] | false> {
+  const runs: Run[] = [];
+  const lines = await readSourceRuns(mappings, (line, column, source) => runs.push([line, column, source]), signal);
+  return lines === false ? false : runs;
 }
 
 /*
  * Mappings are read in place and in slices (a turn of the event loop between them, where an abort
  * is heard), and read exactly as trace-mapping's own decoder reads them: what it would read
- * otherwise than as written is left to it.
+ * otherwise than as written, or sort, is left to it.
  */
 
-/** Lines of segments of 1, 4 or 5 numbers (deltas, some negative, columns not always in order), written as `mappings`. */
-const wellFormed = fc
-  .array(fc.array(fc.array(fc.integer({ min: -5000, max: 70_000 }), { minLength: 1, maxLength: 5 }).filter((numbers) => numbers.length !== 2 && numbers.length !== 3), { maxLength: 6 }), { maxLength: 8 })
-  .map((lines) => lines.map((segments) => segments.map((numbers) => numbers.map(vlq).join('')).join(',')).join(';'));
+/** Lines of segments of 1, 4 or 5 numbers (deltas, some negative, columns not always in order). */
+const segmentLines = fc.array(fc.array(fc.array(fc.integer({ min: -5000, max: 70_000 }), { minLength: 1, maxLength: 5 }).filter((numbers) => numbers.length !== 2 && numbers.length !== 3), { maxLength: 6 }), { maxLength: 8 });
+const written = (lines: number[][][]) => lines.map((segments) => segments.map((numbers) => numbers.map(vlq).join('')).join(',')).join(';');
+/** The same, as `mappings`. */
+const wellFormed = segmentLines.map(written);
 
 const traceMappingReads = (mappings: string) => decodedMappings(new TraceMap({ version: 3, sources: ['a.ts', 'b.ts'], names: ['n'], mappings }));
 
-describe('decodeMappings', () => {
-  it('decodes well-formed mappings as trace-mapping does, once it has sorted each line', async () => {
+/**
+ * The runs in what trace-mapping decodes; false when a line's columns, as written, go back (the
+ * decoder sorts such a line, and readSourceRuns leaves it to the decoder).
+ */
+function runsFromDecoder(lines: number[][][]): Run[] | false {
+  for (const segments of lines) {
+    let column = 0;
+    let last = -Infinity;
+    for (const [delta] of segments) {
+      column += delta!;
+      if (column < last) return false;
+      last = column;
+    }
+  }
+  const runs: Run[] = [];
+  traceMappingReads(written(lines)).forEach((segments, line) => {
+    let previous: number | undefined;
+    segments.forEach((segment, i) => {
+      const source = segment.length === 1 ? -1 : segment[1]!;
+      if (i === 0 || source !== previous) runs.push([line, segment[0]!, source]);
+      previous = source;
+    });
+  });
+  return runs;
+}
+
+describe('readSourceRuns', () => {
+  it('finds where each source’s run starts in what trace-mapping decodes, and leaves it a line out of column order', async () => {
     await fc.assert(
-      fc.asyncProperty(wellFormed, async (mappings) => {
-        const decoded = await decodeMappings(mappings);
-        expect(decoded).toBeDefined();
-        expect(decodedMappings(new TraceMap({ version: 3, sources: ['a.ts', 'b.ts'], names: ['n'], mappings: decoded! }))).toEqual(traceMappingReads(mappings));
+      fc.asyncProperty(segmentLines, async (lines) => {
+        expect(await runsOf(written(lines))).toEqual(runsFromDecoder(lines));
       }),
     );
   });
@@ -68,12 +80,28 @@ describe('decodeMappings', () => {
     ['a segment of 6 numbers', 'AAAAAA'],
     ['an empty segment', 'AAAA,,AAAA'],
     ['a line that starts with a comma', ',AAAA'],
+    ['a line out of column order', 'CAAA,DAAA'],
   ])('leaves to trace-mapping what it would read otherwise than as written: %s', async (_name, mappings) => {
-    expect(await decodeMappings(mappings)).toBeUndefined();
+    expect(await runsOf(mappings)).toBe(false);
   });
 
   it('takes a comma at the end of a line, and empty lines, as trace-mapping does', async () => {
-    for (const mappings of ['AAAA,;;CAAC,', '', ';', 'AAAA;;']) expect(await decodeMappings(mappings)).toEqual(traceMappingReads(mappings));
+    // The source carries over lines: CAAC is column 1 of source 0 + 0.
+    expect(await runsOf('AAAA,;;CAAC,')).toEqual([
+      [0, 0, 0],
+      [2, 1, 0],
+    ]);
+    for (const mappings of ['', ';', 'AAAA;;']) expect(await runsOf(mappings)).toEqual(mappings === 'AAAA;;' ? [[0, 0, 0]] : []);
+  });
+
+  it('tells a run of one source once, and a segment of no source as a run of its own', async () => {
+    // Source 0 at columns 0, 2 and 4; no source at 6; source 1 at 8 and 9; the next line from 0.
+    expect(await runsOf('AAAA,EAAA,EAAA,E,ECAA,CAAA;AAAA')).toEqual([
+      [0, 0, 0],
+      [0, 6, -1],
+      [0, 8, 1],
+      [1, 0, 1],
+    ]);
   });
 });
 
@@ -83,7 +111,7 @@ describe('reading mappings in slices', () => {
     const reason = new Error('interrupted');
     const mappings = 'AAAA;'.repeat(500_000);
     let seen = 0;
-    const read = readMappings(
+    const read = readSourceRuns(
       mappings,
       () => {
         if (++seen === 1) stop.abort(reason);

@@ -4,8 +4,11 @@
  * waiting: an abort signal is looked at between slices.
  */
 
-/** One segment: the built column, and for a segment of 4 or 5 numbers the source, its line and column, and the name. */
-export type SegmentVisitor = (line: number, count: 1 | 4 | 5, column: number, source: number, sourceLine: number, sourceColumn: number, name: number) => void;
+/**
+ * A segment that starts a run of one source: the first on its line, or the first after a segment of
+ * another source; `source` is -1 for a segment that names none (one of a single number).
+ */
+export type RunVisitor = (line: number, column: number, source: number) => void;
 
 /** Each base64 digit's value, by character code below 128; -1 for any other character. */
 export const BASE64 = new Int8Array(128).fill(-1);
@@ -14,21 +17,32 @@ export const BASE64 = new Int8Array(128).fill(-1);
 /** Characters read between two turns of the event loop. */
 const SLICE = 1 << 20;
 
+const COMMA = 0x2c;
+const SEMICOLON = 0x3b;
+
 /**
- * Reads `mappings` segment by segment, the numbers decoded exactly as trace-mapping's decoder
- * (@jridgewell/sourcemap-codec) decodes them, each value carried from the segment before as the
- * format says. Returns false, part way through, for mappings that decoder would read otherwise
- * than as written (a character that is not a base64 digit, a number cut short, an empty segment,
- * a segment of other than 1, 4 or 5 numbers), for the caller to hand to that decoder; else the
- * number of lines, one more than there are semicolons. Rejects with the signal's reason once it is
- * aborted.
+ * Reads `mappings` segment by segment, each number decoded exactly as trace-mapping's decoder
+ * (@jridgewell/sourcemap-codec) decodes it and carried from the segment before as the format says,
+ * and tells `visit` where each run of one source starts: what sharing a file out among its sources
+ * needs, where a call for each of a large map's segments cost most of the reading before V8 had
+ * compiled it. A segment's source line, column and name are checked, not kept. Returns false, part
+ * way through, for mappings that decoder would read otherwise than as written (a character that is
+ * not a base64 digit, a number cut short, an empty segment, a segment of other than 1, 4 or 5
+ * numbers) or whose segments on a line are out of column order (which it sorts), for the caller to
+ * hand to it; else the number of lines, one more than there are semicolons. Rejects with the
+ * signal's reason once it is aborted.
  */
-export async function readMappings(mappings: string, visit: SegmentVisitor, signal?: AbortSignal): Promise<number | false> {
-  const values = [0, 0, 0, 0, 0];
+export async function readSourceRuns(mappings: string, visit: RunVisitor, signal?: AbortSignal): Promise<number | false> {
   let line = 0;
   let count = 0;
   let value = 0;
   let shift = 0;
+  // The running column and source, and the run being read (its line, and its source: -2 before any).
+  let column = 0;
+  let source = 0;
+  let runLine = -1;
+  let runSource = -2;
+  let lastColumn = 0;
   let pause = SLICE;
   signal?.throwIfAborted();
   for (let i = 0; i <= mappings.length; i++) {
@@ -37,16 +51,25 @@ export async function readMappings(mappings: string, visit: SegmentVisitor, sign
       await new Promise((resolve) => setImmediate(resolve));
       signal?.throwIfAborted();
     }
-    const c = i === mappings.length ? 0x3b : mappings.charCodeAt(i);
-    if (c === 0x2c || c === 0x3b) {
+    const c = i === mappings.length ? SEMICOLON : mappings.charCodeAt(i);
+    if (c === COMMA || c === SEMICOLON) {
       if (shift !== 0) return false;
-      if (count === 1 || count === 4 || count === 5) visit(line, count, values[0]!, values[1]!, values[2]!, values[3]!, values[4]!);
+      if (count === 1 || count === 4 || count === 5) {
+        if (line === runLine && column < lastColumn) return false;
+        lastColumn = column;
+        const of = count === 1 ? -1 : source;
+        if (line !== runLine || of !== runSource) {
+          visit(line, column, of);
+          runLine = line;
+          runSource = of;
+        }
+      }
       // Nothing before a comma is an empty segment; nothing before a semicolon, the end of a line (a comma may end it).
-      else if (count !== 0 || c === 0x2c) return false;
+      else if (count !== 0 || c === COMMA) return false;
       count = 0;
-      if (c === 0x3b) {
+      if (c === SEMICOLON) {
         line++;
-        values[0] = 0;
+        column = 0;
       }
       continue;
     }
@@ -56,8 +79,9 @@ export async function readMappings(mappings: string, visit: SegmentVisitor, sign
     shift += 5;
     if (digit & 32) continue;
     if (count === 5) return false;
-    // A number ends: its sign is in its lowest bit.
-    values[count] = values[count]! + (value & 1 ? -2147483648 | -(value >>> 1) : value >>> 1);
+    // A number ends: its sign is in its lowest bit. Only the column and the source are kept.
+    if (count === 0) column += value & 1 ? -2147483648 | -(value >>> 1) : value >>> 1;
+    else if (count === 1) source += value & 1 ? -2147483648 | -(value >>> 1) : value >>> 1;
     count++;
     value = 0;
     shift = 0;

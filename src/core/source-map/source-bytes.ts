@@ -1,6 +1,6 @@
 import type { FoundMap } from './source-placer.js';
 import { lineStartsOf } from './source-placer.js';
-import { readMappings } from './read-mappings.js';
+import { readSourceRuns } from './read-mappings.js';
 
 /** The bytes of a built file that one source gave it, through the file's map. */
 export interface SourcePart {
@@ -44,26 +44,16 @@ export async function bytesBySource(text: string, found: FoundMap, signal?: Abor
 }
 
 /**
- * A plain map's `mappings` shared out as they are read in place (no array per segment, no source
- * line, column or name kept); undefined where trace-mapping would read them otherwise than as
- * written, or a line's segments are out of column order (which it sorts).
+ * A plain map's `mappings` shared out as they are read in place, run by run (no array per segment,
+ * no source line, column or name kept); undefined where trace-mapping would read them otherwise
+ * than as written, or a line's segments are out of column order (which it sorts).
  */
 async function shareAsRead(text: string, starts: readonly number[], sources: readonly (string | null)[], mappings: string, signal?: AbortSignal): Promise<Map<string | null, number[]> | undefined> {
   const sharing = new Sharing(text, starts, sources);
-  let inOrder = true;
-  let previousLine = 0;
-  let previousColumn = 0;
-  const lines = await readMappings(
-    mappings,
-    (line, numbers, column, source) => {
-      if (line === previousLine && column < previousColumn) inOrder = false;
-      previousLine = line;
-      previousColumn = column;
-      sharing.segment(line, column, numbers === 1 ? -1 : source);
-    },
-    signal,
-  );
-  return lines === false || !inOrder ? undefined : sharing.finish();
+  // Within a run the stretch only grows: a segment of the source already being shared adds nothing
+  // the next run's start (or the line's end) does not cover.
+  const lines = await readSourceRuns(mappings, (line, column, source) => sharing.segment(line, column, source), signal);
+  return lines === false ? undefined : sharing.finish();
 }
 
 /**
