@@ -61,6 +61,11 @@ export function allDotPrefixed(paths: readonly string[]): boolean {
 }
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(\..*)?$/i;
+
+/** Whether Windows keeps `name` for a device, whatever its extension: `CON`, `com1.js` and `lpt\u00b2.zip` cannot be created there. */
+export function isWindowsDeviceName(name: string): boolean {
+  return WINDOWS_RESERVED.test(name);
+}
 const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
 
 /**
@@ -82,7 +87,7 @@ export function unsafePathReason(path: string): string | undefined {
     if (segment === '.') return 'it contains a . segment';
     if (segment === '') return 'it contains an empty segment (//)';
     if (WINDOWS_FORBIDDEN.test(segment)) return 'it contains a character Windows forbids in names (< > : " | ? *)';
-    if (WINDOWS_RESERVED.test(segment)) return `"${segment}" is a reserved device name on Windows`;
+    if (isWindowsDeviceName(segment)) return `"${segment}" is a reserved device name on Windows`;
     if (/[. ]$/.test(segment)) return 'a name ends with a dot or a space, which Windows strips';
   }
   return undefined;

@@ -1,3 +1,5 @@
+import { isWindowsDeviceName } from '../paths.js';
+
 /**
  * The most of a short name or a version a zip's name keeps: 64 code points, and never more than
  * 120 bytes of UTF-8, so that `<short>-<version>_.zip` stays under the 255 bytes a file name may
@@ -30,9 +32,6 @@ export function safeFileName(text: string): string {
   return kept.join('').replace(/[.-]+$/, '');
 }
 
-/** Names Windows keeps for devices, whatever their extension: `CON.zip` cannot be created. */
-const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])$/i;
-
 /**
  * `<shortName>-<version>.zip`, the name in lower case (as web-ext, npm and vsce name what they
  * pack), made safe for every file system (see {@link safeFileName}): `Kitchen Estimator` 1.2.0
@@ -45,5 +44,5 @@ export function defaultZipName(shortName: string | undefined, version: string | 
   const short = shortName === undefined ? '' : safeFileName(shortName.toLowerCase());
   const safeVersion = version === undefined ? '' : safeFileName(version);
   const stem = shortName === undefined || safeVersion === '' ? fallback : `${short || fallback}-${safeVersion}`;
-  return `${WINDOWS_DEVICE.test(stem.split('.')[0]!) ? `${stem}_` : stem}.zip`;
+  return `${isWindowsDeviceName(stem) ? `${stem}_` : stem}.zip`;
 }
